@@ -1,0 +1,49 @@
+# Sourced by contrib/setup.sh and contrib/check.sh: installs the Debian
+# packages that are missing, and nothing else. Needs root (or sudo) only
+# when something is missing.
+
+pmixx_missing_packages() {
+  local missing=() pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' \
+      || missing+=("$pkg")
+  done
+  echo "${missing[@]}"
+}
+
+# pmixx_install_packages PKG...: apt-get installs the missing ones.
+pmixx_install_packages() {
+  local missing sudo=""
+  missing=$(pmixx_missing_packages "$@")
+  [ -z "$missing" ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "need root to install: $missing" >&2; return 1; }
+    sudo="sudo"
+  fi
+  echo "installing Debian packages: $missing"
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null || return 1
+  # shellcheck disable=SC2086
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing \
+    >/dev/null || return 1
+}
+
+# What building pmixx needs.
+PMIXX_BUILD_PACKAGES="build-essential autoconf automake libtool pkg-config python3 \
+libevent-dev libhwloc-dev zlib1g-dev libltdl-dev libmunge-dev"
+# What the test suite adds: GoogleTest, valgrind, and Debian's OpenPMIx as
+# the ABI reference.
+PMIXX_TEST_PACKAGES="libgtest-dev valgrind libpmix-dev"
+
+# pmixx_build BUILDDIR [configure args...]: autogen + configure (once) + make.
+pmixx_build() {
+  local top builddir
+  top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  builddir=$1; shift
+  [ -x "$top/configure" ] || "$top/autogen.sh"
+  mkdir -p "$builddir"
+  if [ ! -f "$builddir/Makefile" ]; then
+    (cd "$builddir" && "$top/configure" "$@") || return 1
+  fi
+  make -C "$builddir" -j2 >"$builddir/make.out" 2>&1 \
+    || { tail -n 60 "$builddir/make.out"; echo "build failed (full log: $builddir/make.out)" >&2; return 1; }
+}

@@ -1,0 +1,29 @@
+# Tests. Every test is bounded by $(TIMEOUT) (see Makefile.am).
+
+# --- unit tests (GoogleTest) ---------------------------------------------------
+if HAVE_GTEST
+check_PROGRAMS += test/unit/common_tests
+TESTS += test/unit/common_tests
+test_unit_common_tests_SOURCES = \
+	test/unit/common/argv_test.cc \
+	test/unit/common/data_types_test.cc \
+	test/unit/common/info_list_test.cc \
+	test/unit/common/info_test.cc \
+	test/unit/common/strings_test.cc \
+	test/unit/common/structs_test.cc \
+	test/unit/common/value_test.cc
+test_unit_common_tests_CPPFLAGS = $(AM_CPPFLAGS) -DPMIXX_TEST_DATA_DIR='"$(abs_top_srcdir)/test/unit/common"'
+test_unit_common_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
+test_unit_common_tests_LDFLAGS = -pthread
+endif
+EXTRA_DIST += test/unit/common/reference_strings.tsv
+
+# --- header, generator, API-table and ABI tests (scripts) ------------------------
+TESTS += \
+	test/headers/check_headers.sh \
+	test/gen_check.sh \
+	test/api_exports.sh \
+	test/abi/run_abi.sh \
+	test/abi/run_symbols.sh \
+	test/abi/run_crosscheck.sh
+EXTRA_DIST += test/headers test/abi test/gen_check.sh test/api_exports.sh
