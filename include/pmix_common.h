@@ -681,6 +681,109 @@ PMIX_EXPORT void PMIx_Data_array_free(pmix_data_array_t *p);
 PMIX_EXPORT void PMIx_Fabric_construct(pmix_fabric_t *p);
 
 /* ------------------------------------------------------------------------
+ * Source compatibility with OpenPMIx 4.2's headers
+ *
+ * OpenPMIx 4.2 defines these lower-case helpers as static inline functions
+ * in its public header, and code written against it may call them. Here
+ * they are thin inline forwards to the exported functions above (or to
+ * libc), so they add no symbols and behave the same.
+ * ------------------------------------------------------------------------ */
+
+static inline void *pmix_malloc(size_t n) { return malloc(n); }
+static inline void pmix_free(void *m) { free(m); }
+static inline void *pmix_calloc(size_t n, size_t m) { return calloc(n, m); }
+
+/* Copies at most len characters of src and always terminates: dest must
+ * hold len + 1 bytes. */
+static inline void pmix_strncpy(char *dest, const char *src, size_t len)
+{
+    size_t i = 0;
+    for (; i < len && src[i] != '\0'; ++i) {
+        dest[i] = src[i];
+    }
+    dest[i] = '\0';
+}
+
+/* Length of a key or nspace, counting at most the maximum length. */
+static inline size_t pmix_keylen(const char *src)
+{
+    size_t n = 0;
+    while (n < PMIX_MAX_KEYLEN && src[n] != '\0') {
+        ++n;
+    }
+    return n;
+}
+
+static inline size_t pmix_nslen(const char *src)
+{
+    size_t n = 0;
+    while (n < PMIX_MAX_NSLEN && src[n] != '\0') {
+        ++n;
+    }
+    return n;
+}
+
+static inline int pmix_argv_count(char **argv) { return PMIx_Argv_count(argv); }
+static inline pmix_status_t pmix_argv_append_nosize(char ***argv, const char *arg)
+{
+    return PMIx_Argv_append_nosize(argv, arg);
+}
+static inline pmix_status_t pmix_argv_prepend_nosize(char ***argv, const char *arg)
+{
+    return PMIx_Argv_prepend_nosize(argv, arg);
+}
+static inline pmix_status_t pmix_argv_append_unique_nosize(char ***argv, const char *arg)
+{
+    return PMIx_Argv_append_unique_nosize(argv, arg);
+}
+static inline void pmix_argv_free(char **argv) { PMIx_Argv_free(argv); }
+static inline char **pmix_argv_split_inter(const char *src_string, int delimiter,
+                                           bool include_empty)
+{
+    return PMIx_Argv_split_inter(src_string, delimiter, include_empty);
+}
+static inline char **pmix_argv_split_with_empty(const char *src_string, int delimiter)
+{
+    return PMIx_Argv_split_with_empty(src_string, delimiter);
+}
+static inline char **pmix_argv_split(const char *src_string, int delimiter)
+{
+    return PMIx_Argv_split(src_string, delimiter);
+}
+static inline char *pmix_argv_join(char **argv, int delimiter)
+{
+    return PMIx_Argv_join(argv, delimiter);
+}
+static inline char **pmix_argv_copy(char **argv) { return PMIx_Argv_copy(argv); }
+static inline pmix_status_t pmix_setenv(const char *name, const char *value, bool overwrite,
+                                        char ***env)
+{
+    return PMIx_Setenv(name, value, overwrite, env);
+}
+static inline pmix_boolean_t pmix_check_true(const pmix_value_t *value)
+{
+    return PMIx_Value_true(value);
+}
+static inline void pmix_proc_stats_free(pmix_proc_stats_t *p, size_t n)
+{
+    PMIx_Proc_stats_free(p, n);
+}
+static inline void pmix_disk_stats_free(pmix_disk_stats_t *p, size_t n)
+{
+    PMIx_Disk_stats_free(p, n);
+}
+static inline void pmix_net_stats_free(pmix_net_stats_t *p, size_t n)
+{
+    PMIx_Net_stats_free(p, n);
+}
+static inline void pmix_node_stats_free(pmix_node_stats_t *p, size_t n)
+{
+    PMIx_Node_stats_free(p, n);
+}
+static inline void pmix_app_free(pmix_app_t *p, size_t n) { PMIx_App_free(p, n); }
+static inline void pmix_pdata_free(pmix_pdata_t *p, size_t n) { PMIx_Pdata_free(p, n); }
+
+/* ------------------------------------------------------------------------
  * Support macros
  * ------------------------------------------------------------------------ */
 
