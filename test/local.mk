@@ -7,10 +7,13 @@ TESTS += test/unit/common_tests
 test_unit_common_tests_SOURCES = \
 	test/unit/common/argv_test.cc \
 	test/unit/common/data_types_test.cc \
+	test/unit/common/ids_test.cc \
 	test/unit/common/info_list_test.cc \
 	test/unit/common/info_test.cc \
 	test/unit/common/strings_test.cc \
 	test/unit/common/structs_test.cc \
+	test/unit/common/type_samples.cc test/unit/common/type_samples.h \
+	test/unit/common/value_compare_test.cc \
 	test/unit/common/value_test.cc
 test_unit_common_tests_CPPFLAGS = $(AM_CPPFLAGS) -DPMIXX_TEST_DATA_DIR='"$(abs_top_srcdir)/test/unit/common"'
 test_unit_common_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
