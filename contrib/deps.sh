@@ -34,15 +34,19 @@ libevent-dev libhwloc-dev zlib1g-dev libltdl-dev libmunge-dev"
 # the ABI reference.
 PMIXX_TEST_PACKAGES="libgtest-dev valgrind libpmix-dev"
 
-# pmixx_build BUILDDIR [configure args...]: autogen + configure (once) + make.
+# pmixx_build BUILDDIR: autogen + configure (when needed) + make. Both
+# scripts build in the same tree with the same prefix ($PREFIX, default
+# ./_install), so running one after the other rebuilds nothing.
 pmixx_build() {
-  local top builddir
+  local top builddir prefix
   top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-  builddir=$1; shift
-  [ -x "$top/configure" ] || "$top/autogen.sh"
+  builddir=$1
+  prefix=${PREFIX:-$top/_install}
+  [ -x "$top/configure" ] || "$top/autogen.sh" || return 1
   mkdir -p "$builddir"
-  if [ ! -f "$builddir/Makefile" ]; then
-    (cd "$builddir" && "$top/configure" "$@") || return 1
+  if ! grep -qsF -- "--prefix=$prefix" "$builddir/config.status"; then
+    (cd "$builddir" && "$top/configure" --prefix="$prefix" >configure.out 2>&1) \
+      || { tail -n 20 "$builddir/configure.out"; return 1; }
   fi
   make -C "$builddir" -j2 >"$builddir/make.out" 2>&1 \
     || { tail -n 60 "$builddir/make.out"; echo "build failed (full log: $builddir/make.out)" >&2; return 1; }

@@ -7,7 +7,8 @@ PREFIX=${PREFIX:-$top/_install}
 . "$top/contrib/deps.sh"
 
 pmixx_install_packages $PMIXX_BUILD_PACKAGES
-pmixx_build "$top/_build" --prefix="$PREFIX"
+export PREFIX
+pmixx_build "$top/_build"
 make -C "$top/_build" install >"$top/_build/install.out" 2>&1 \
   || { tail -n 30 "$top/_build/install.out"; exit 1; }
 echo "pmixx installed in $PREFIX"
