@@ -100,12 +100,16 @@ pmix_value_cmp_t CompareDataArray(const void* a, const void* b);
 void ConstructProcStats(void* element);
 Status CopyProcStats(void* dst, const void* src);
 void ReleaseProcStats(void* element);
+pmix_value_cmp_t CompareProcStats(const void* a, const void* b);
 Status CopyDiskStats(void* dst, const void* src);
 void ReleaseDiskStats(void* element);
+pmix_value_cmp_t CompareDiskStats(const void* a, const void* b);
 Status CopyNetStats(void* dst, const void* src);
 void ReleaseNetStats(void* element);
+pmix_value_cmp_t CompareNetStats(const void* a, const void* b);
 Status CopyNodeStats(void* dst, const void* src);
 void ReleaseNodeStats(void* element);
+pmix_value_cmp_t CompareNodeStats(const void* a, const void* b);
 
 // type_ops_hwloc.cc: pmix_cpuset_t and pmix_topology_t.
 Status CopyCpuset(void* dst, const void* src);

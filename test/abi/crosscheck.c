@@ -36,7 +36,7 @@ static void init_tool(void)
     info.value.type = PMIX_BOOL;
     info.value.data.flag = true;
     pmix_status_t rc = PMIx_tool_init(&me, &info, 1);
-    cc_line("tool_init rc=%d", rc);
+    cc_line("tool_init: rc=%d", rc);
     /* Even if the init failed, run everything: the rc line above already
      * differs, and the rest still shows what works. */
     cc_initialized = true;
@@ -73,7 +73,13 @@ int main(int argc, char **argv)
     }
     bool tool = argc > 1 && strcmp(argv[1], "tool") == 0;
     const char *only = argc > 2 ? argv[2] : NULL;
-    cc_section(tool ? "tool" : "noinit");
+    /* The init and finalize lines carry the section this process runs, so
+     * that every output line has a unique key (crosscheck.sh matches the
+     * differences against crosscheck_deviations.txt by key). */
+    char scope[64];
+    snprintf(scope, sizeof scope, "%s%s%s", tool ? "tool" : "noinit", only ? "." : "",
+             only ? only : "");
+    cc_section(scope);
     if (tool) {
         init_tool();
     }
@@ -89,8 +95,8 @@ int main(int argc, char **argv)
         }
     }
     if (tool) {
-        cc_section("tool");
-        cc_line("tool_finalize rc=%d", PMIx_tool_finalize());
+        cc_section(scope);
+        cc_line("tool_finalize: rc=%d", PMIx_tool_finalize());
     }
     return 0;
 }

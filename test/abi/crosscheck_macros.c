@@ -112,7 +112,9 @@ static void check_info_macros(void)
         cc_put_info(&info[i]);
         cc_put(" true=%d bool=%d end=%d", PMIX_INFO_TRUE(&info[i]),
                PMIX_CHECK_BOOL(&info[i].value), PMIX_INFO_IS_END(&info[i]));
-        cc_flush("INFO_CREATE/LOAD/XFER");
+        char label[40];
+        snprintf(label, sizeof label, "INFO_CREATE/LOAD/XFER[%d]", i);
+        cc_flush(label);
     }
     cc_line("CHECK_KEY: %d %d", PMIX_CHECK_KEY(&info[0], "crosscheck.t"),
             PMIX_CHECK_KEY(&info[0], "crosscheck.x"));
@@ -160,6 +162,12 @@ static void check_data_buffer(void)
     memcpy(bytes, "\x01\x02\x03\x04\x05", 5);
     size_t size = 5;
     PMIX_DATA_BUFFER_LOAD(buf, bytes, size);
+    /* The macro drops PMIx_Data_load's status; when the buffer did not
+     * take the bytes (the call failed, e.g. PMIX_ERR_NOT_SUPPORTED, which
+     * the standard allows), they are still ours to free. */
+    if (buf->base_ptr != bytes) {
+        free(bytes);
+    }
     cc_put_datum(PMIX_DATA_BUFFER, buf);
     cc_flush("DATA_BUFFER_LOAD");
 

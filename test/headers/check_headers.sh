@@ -1,7 +1,7 @@
 #!/bin/sh
 # Public header self-test.
 #
-# Every installed header compiles on its own (nothing else included before
+# Every installed header (the API and the plugin SDK) compiles on its own (nothing else included before
 # it), warning-free under -Wall -Wextra -Werror -pedantic, as C99, C11,
 # C++11 and C++20; and macro_smoke.c, which uses every support macro and
 # static initializer, compiles in the same four modes.  Compile-only: no
@@ -33,7 +33,9 @@ fi
 includes="${HEADER_CHECK_CPPFLAGS:-} $includes"
 
 warnings="-Wall -Wextra -Werror -pedantic -Wshadow -Wundef"
-headers="pmix_common.h pmix.h pmix_server.h pmix_tool.h pmix_deprecated.h pmix_version.h"
+headers="pmix_common.h pmix.h pmix_server.h pmix_tool.h pmix_deprecated.h pmix_version.h
+         pmix/mca/mca.h pmix/mca/bfrops.h pmix/mca/pcompress.h pmix/mca/preg.h
+         pmix/mca/ptl.h pmix/mca/psec.h pmix/mca/gds.h"
 failures=0
 checks=0
 
@@ -55,14 +57,14 @@ compile() {
 }
 
 for header in $headers; do
-    printf '#include <%s>\nint main(void) { return 0; }\n' "$header" > "$work/only_$header.c"
+    printf '#include <%s>\nint main(void) { return 0; }\n' "$header" > "$work/only_$(echo "$header" | tr / _).c"
 done
 
 for mode in c:c99 c:c11 cxx:c++11 cxx:c++20; do
     lang=${mode%%:*}
     std=${mode#*:}
     for header in $headers; do
-        compile "$lang" "$std" "$work/only_$header.c" "$header alone ($std)"
+        compile "$lang" "$std" "$work/only_$(echo "$header" | tr / _).c" "$header alone ($std)"
     done
     compile "$lang" "$std" "$here/macro_smoke.c" "macro_smoke.c ($std)"
 done

@@ -329,10 +329,6 @@ bool ComparesEqualToCopy(pmix_data_type_t type, Variant variant) {
     case PMIX_APP:
     case PMIX_QUERY:
     case PMIX_DATA_BUFFER:
-    case PMIX_PROC_STATS:
-    case PMIX_DISK_STATS:
-    case PMIX_NET_STATS:
-    case PMIX_NODE_STATS:
       return false;
     case PMIX_TOPO:
       return variant != Variant::kTypical;  // only NULL topologies

@@ -99,6 +99,70 @@ TEST(ValueCompare, OrdersLikeOpenPmixWhereItIsConsistent) {
   }
 }
 
+// OpenPMIx 4.2.2 orders the statistics structs field by field in
+// declaration order (measured); a value equals its own copy.
+TEST(ValueCompare, OrdersStatisticsFieldByField) {
+  pmix_proc_stats_t p1{};
+  p1.node = const_cast<char*>("node5");
+  p1.pid = 77;
+  p1.cmd = const_cast<char*>("cmd");
+  pmix_proc_stats_t later_pid = p1;
+  later_pid.pid = 78;
+  pmix_proc_stats_t smaller_node_later_pid = later_pid;
+  smaller_node_later_pid.node = const_cast<char*>("node4");
+  pmix_proc_stats_t more_cpu = p1;
+  more_cpu.percent_cpu = 2.0f;  // OpenPMIx ignores this field; we do not
+  pmix_disk_stats_t d1{};
+  d1.disk = const_cast<char*>("sda");
+  d1.num_reads_completed = 1;
+  pmix_disk_stats_t d_last = d1;
+  d_last.weighted_milliseconds_io = 12;
+  pmix_disk_stats_t d_first_less_last_more = d_last;
+  d_first_less_last_more.num_reads_completed = 0;
+  pmix_net_stats_t n1{};
+  n1.net_interface = const_cast<char*>("eth0");
+  pmix_net_stats_t n_sent = n1;
+  n_sent.num_send_errs = 6;
+  pmix_net_stats_t n_name = n1;
+  n_name.net_interface = nullptr;
+  pmix_node_stats_t node1{};
+  node1.node = const_cast<char*>("n1");
+  node1.diskstats = &d1;
+  node1.ndiskstats = 1;
+  pmix_node_stats_t node_disk = node1;
+  node_disk.diskstats = &d_last;
+  const CompareCase cases[] = {
+      {"proc stats equal", PMIX_PROC_STATS, &p1, &p1, PMIX_EQUAL},
+      {"proc stats pid", PMIX_PROC_STATS, &p1, &later_pid, PMIX_VALUE2_GREATER},
+      {"proc stats node before pid", PMIX_PROC_STATS, &p1,
+       &smaller_node_later_pid, PMIX_VALUE1_GREATER},
+      {"proc stats cpu", PMIX_PROC_STATS, &p1, &more_cpu, PMIX_VALUE2_GREATER},
+      {"disk stats equal", PMIX_DISK_STATS, &d1, &d1, PMIX_EQUAL},
+      {"disk stats last field", PMIX_DISK_STATS, &d1, &d_last,
+       PMIX_VALUE2_GREATER},
+      {"disk stats first field first", PMIX_DISK_STATS, &d1,
+       &d_first_less_last_more, PMIX_VALUE1_GREATER},
+      {"net stats equal", PMIX_NET_STATS, &n1, &n1, PMIX_EQUAL},
+      {"net stats last field", PMIX_NET_STATS, &n1, &n_sent,
+       PMIX_VALUE2_GREATER},
+      {"net stats NULL name first", PMIX_NET_STATS, &n1, &n_name,
+       PMIX_VALUE1_GREATER},
+      {"node stats equal", PMIX_NODE_STATS, &node1, &node1, PMIX_EQUAL},
+      {"node stats nested disk", PMIX_NODE_STATS, &node1, &node_disk,
+       PMIX_VALUE2_GREATER},
+  };
+  for (const CompareCase& c : cases) {
+    ScopedValue a;
+    ScopedValue b;
+    ScopedValue copy;
+    ASSERT_EQ(PMIx_Value_load(&a.v, c.a, c.type), PMIX_SUCCESS) << c.name;
+    ASSERT_EQ(PMIx_Value_load(&b.v, c.b, c.type), PMIX_SUCCESS) << c.name;
+    ASSERT_EQ(PMIx_Value_xfer(&copy.v, &a.v), PMIX_SUCCESS) << c.name;
+    EXPECT_EQ(PMIx_Value_compare(&a.v, &copy.v), PMIX_EQUAL) << c.name;
+    EXPECT_EQ(PMIx_Value_compare(&a.v, &b.v), c.expected) << c.name;
+  }
+}
+
 TEST(ValueCompare, DifferentTypesUndefAndNullArguments) {
   ScopedValue i;
   ScopedValue u;
