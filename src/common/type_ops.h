@@ -14,6 +14,19 @@
 
 namespace pmix::type_ops {
 
+// The element behind an untyped registry pointer, as its C type.
+template <class T>
+const T& As(const void* p) {
+  return *static_cast<const T*>(p);
+}
+template <class T>
+T& As(void* p) {
+  return *static_cast<T*>(p);
+}
+
+// strdup of a possibly NULL string (NULL stays NULL) as a Status.
+Status Dup(const char* src, char** out);
+
 // Scalars: compare as the C type T, i.e. numerically. (OpenPMIx 4.2.2
 // compares the bytes with memcmp, so there -1 > 1 and 256 < 1 on x86-64;
 // EQUAL results agree.)

@@ -14,20 +14,6 @@
 namespace pmix::type_ops {
 namespace {
 
-template <class T>
-const T& As(const void* p) {
-  return *static_cast<const T*>(p);
-}
-
-template <class T>
-T& As(void* p) {
-  return *static_cast<T*>(p);
-}
-
-Status Dup(const char* src, char** out) {
-  return DupString(src, out) ? Status() : Status(PMIX_ERR_NOMEM);
-}
-
 Status DupBytes(const pmix_byte_object_t& src, pmix_byte_object_t* dst) {
   if (src.size == 0) return Status();
   if (src.bytes == nullptr) return PMIX_ERR_BAD_PARAM;
@@ -355,6 +341,10 @@ Status CopyDataBuffer(void* dst, const void* src) {
 
 void ReleaseDataBuffer(void* element) {
   std::free(As<pmix_data_buffer_t>(element).base_ptr);
+}
+
+Status Dup(const char* src, char** out) {
+  return DupString(src, out) ? Status() : Status(PMIX_ERR_NOMEM);
 }
 
 }  // namespace pmix::type_ops

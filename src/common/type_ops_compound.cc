@@ -11,20 +11,6 @@
 namespace pmix::type_ops {
 namespace {
 
-template <class T>
-const T& As(const void* p) {
-  return *static_cast<const T*>(p);
-}
-
-template <class T>
-T& As(void* p) {
-  return *static_cast<T*>(p);
-}
-
-Status Dup(const char* src, char** out) {
-  return DupString(src, out) ? Status() : Status(PMIX_ERR_NOMEM);
-}
-
 Status DupArgvStatus(char** src, char*** out) {
   return DupArgv(src, out) ? Status() : Status(PMIX_ERR_NOMEM);
 }

@@ -16,16 +16,6 @@
 namespace pmix::type_ops {
 namespace {
 
-template <class T>
-const T& As(const void* p) {
-  return *static_cast<const T*>(p);
-}
-
-template <class T>
-T& As(void* p) {
-  return *static_cast<T*>(p);
-}
-
 // `*field` aliases the source after a wholesale copy; replace it by a copy
 // of its own (or NULL when that fails, so a release never frees the
 // source's memory).

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "src/common/value_ops.h"
 
@@ -36,33 +37,21 @@ bool IsPlain(pmix_data_type_t type) {
   return (type >= PMIX_SIZE && type <= PMIX_DOUBLE && type != PMIX_PID);
 }
 
-bool Read(const pmix_value_t& v, Number* out) {
-  const auto& d = v.data;
-  switch (v.type) {
-    case PMIX_SIZE:
-      *out = Unsigned(d.size);
-      return true;
-    case PMIX_PID:
-      *out = Signed(d.pid);
-      return true;
-    case PMIX_INT:
-      *out = Signed(d.integer);
-      return true;
-    case PMIX_INT8:
-      *out = Signed(d.int8);
-      return true;
-    case PMIX_INT16:
-      *out = Signed(d.int16);
-      return true;
+// Calls f(std::type_identity<T>{}) with the C type T that holds a numeric
+// `type` in a pmix_value_t; false for a type that is not numeric. The one
+// table of numeric types, shared by reading and writing.
+template <class F>
+bool WithCType(pmix_data_type_t type, F&& f) {
+  switch (type) {
+    case PMIX_SIZE: f(std::type_identity<size_t>{}); return true;
+    case PMIX_PID: f(std::type_identity<pid_t>{}); return true;
+    case PMIX_INT: f(std::type_identity<int>{}); return true;
+    case PMIX_INT8: f(std::type_identity<int8_t>{}); return true;
+    case PMIX_INT16: f(std::type_identity<int16_t>{}); return true;
     case PMIX_INT32:
-      *out = Signed(d.int32);
-      return true;
-    case PMIX_INT64:
-      *out = Signed(d.int64);
-      return true;
-    case PMIX_UINT:
-      *out = Unsigned(d.uint);
-      return true;
+    case PMIX_STATUS: f(std::type_identity<int32_t>{}); return true;
+    case PMIX_INT64: f(std::type_identity<int64_t>{}); return true;
+    case PMIX_UINT: f(std::type_identity<unsigned int>{}); return true;
     case PMIX_UINT8:
     case PMIX_PERSIST:
     case PMIX_SCOPE:
@@ -70,37 +59,38 @@ bool Read(const pmix_value_t& v, Number* out) {
     case PMIX_PROC_STATE:
     case PMIX_ALLOC_DIRECTIVE:
     case PMIX_JOB_STATE:
-    case PMIX_LINK_STATE:
-      *out = Unsigned(d.uint8);
-      return true;
+    case PMIX_LINK_STATE: f(std::type_identity<uint8_t>{}); return true;
     case PMIX_UINT16:
     case PMIX_LOCTYPE:
-    case PMIX_STOR_ACCESS_TYPE:
-      *out = Unsigned(d.uint16);
-      return true;
+    case PMIX_STOR_ACCESS_TYPE: f(std::type_identity<uint16_t>{}); return true;
     case PMIX_UINT32:
-    case PMIX_PROC_RANK:
-      *out = Unsigned(d.uint32);
-      return true;
+    case PMIX_PROC_RANK: f(std::type_identity<uint32_t>{}); return true;
     case PMIX_UINT64:
     case PMIX_DEVTYPE:
     case PMIX_STOR_MEDIUM:
     case PMIX_STOR_ACCESS:
-    case PMIX_STOR_PERSIST:
-      *out = Unsigned(d.uint64);
-      return true;
-    case PMIX_STATUS:
-      *out = Signed(d.status);
-      return true;
-    case PMIX_FLOAT:
-      *out = Float(d.fval);
-      return true;
-    case PMIX_DOUBLE:
-      *out = Float(d.dval);
-      return true;
-    default:
-      return false;
+    case PMIX_STOR_PERSIST: f(std::type_identity<uint64_t>{}); return true;
+    case PMIX_FLOAT: f(std::type_identity<float>{}); return true;
+    case PMIX_DOUBLE: f(std::type_identity<double>{}); return true;
+    default: return false;
   }
+}
+
+// Every member of the value union starts at its first byte, so the value
+// of type T is read from there.
+bool Read(const pmix_value_t& v, Number* out) {
+  return WithCType(v.type, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T x;
+    std::memcpy(&x, &v.data, sizeof x);
+    if constexpr (std::is_floating_point_v<T>) {
+      *out = Float(x);
+    } else if constexpr (std::is_signed_v<T>) {
+      *out = Signed(x);
+    } else {
+      *out = Unsigned(x);
+    }
+  });
 }
 
 // Stores `n` as a T at `dest` when it fits.
@@ -134,53 +124,9 @@ Status Write(const Number& n, void* dest) {
 }
 
 Status WriteAs(pmix_data_type_t type, const Number& n, void* dest) {
-  switch (type) {
-    case PMIX_SIZE:
-      return Write<size_t>(n, dest);
-    case PMIX_PID:
-      return Write<pid_t>(n, dest);
-    case PMIX_INT:
-      return Write<int>(n, dest);
-    case PMIX_INT8:
-      return Write<int8_t>(n, dest);
-    case PMIX_INT16:
-      return Write<int16_t>(n, dest);
-    case PMIX_INT32:
-    case PMIX_STATUS:
-      return Write<int32_t>(n, dest);
-    case PMIX_INT64:
-      return Write<int64_t>(n, dest);
-    case PMIX_UINT:
-      return Write<unsigned int>(n, dest);
-    case PMIX_UINT8:
-    case PMIX_PERSIST:
-    case PMIX_SCOPE:
-    case PMIX_DATA_RANGE:
-    case PMIX_PROC_STATE:
-    case PMIX_ALLOC_DIRECTIVE:
-    case PMIX_JOB_STATE:
-    case PMIX_LINK_STATE:
-      return Write<uint8_t>(n, dest);
-    case PMIX_UINT16:
-    case PMIX_LOCTYPE:
-    case PMIX_STOR_ACCESS_TYPE:
-      return Write<uint16_t>(n, dest);
-    case PMIX_UINT32:
-    case PMIX_PROC_RANK:
-      return Write<uint32_t>(n, dest);
-    case PMIX_UINT64:
-    case PMIX_DEVTYPE:
-    case PMIX_STOR_MEDIUM:
-    case PMIX_STOR_ACCESS:
-    case PMIX_STOR_PERSIST:
-      return Write<uint64_t>(n, dest);
-    case PMIX_FLOAT:
-      return Write<float>(n, dest);
-    case PMIX_DOUBLE:
-      return Write<double>(n, dest);
-    default:
-      return PMIX_ERR_BAD_PARAM;
-  }
+  Status status = PMIX_ERR_BAD_PARAM;
+  WithCType(type, [&](auto tag) { status = Write<typename decltype(tag)::type>(n, dest); });
+  return status;
 }
 
 }  // namespace
