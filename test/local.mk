@@ -28,5 +28,8 @@ TESTS += \
 	test/api_exports.sh \
 	test/abi/run_abi.sh \
 	test/abi/run_symbols.sh \
-	test/abi/run_crosscheck.sh
-EXTRA_DIST += test/headers test/abi test/gen_check.sh test/api_exports.sh
+	test/abi/run_crosscheck.sh \
+	test/pmix_info.sh \
+	test/plugin_example.sh
+EXTRA_DIST += test/headers test/abi test/gen_check.sh test/api_exports.sh \
+	test/pmix_info.sh test/plugin_example.sh contrib/plugin-example

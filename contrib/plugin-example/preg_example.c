@@ -12,6 +12,8 @@
  * which shows the parameter table, open/query/close and the module
  * contract without any real compression.
  */
+#define _POSIX_C_SOURCE 200809L /* strdup */
+
 #include <stdlib.h>
 #include <string.h>
 

@@ -48,56 +48,6 @@ extern "C" pmix_status_t PMIx_Connect_nb(const pmix_proc_t procs[], size_t nproc
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
-// issue 3 (bfrops, pcompress, preg)
-extern "C" bool PMIx_Data_compress(const uint8_t *inbytes, size_t size, uint8_t **outbytes, size_t *nbytes) {
-  return false;
-}
-
-// issue 3 (bfrops, pcompress, preg)
-extern "C" pmix_status_t PMIx_Data_copy(void **dest, void *src, pmix_data_type_t type) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 3 (bfrops, pcompress, preg)
-extern "C" pmix_status_t PMIx_Data_copy_payload(pmix_data_buffer_t *dest, pmix_data_buffer_t *src) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 3 (bfrops, pcompress, preg)
-extern "C" bool PMIx_Data_decompress(const uint8_t *inbytes, size_t size, uint8_t **outbytes, size_t *nbytes) {
-  return false;
-}
-
-// issue 3 (bfrops, pcompress, preg)
-extern "C" pmix_status_t PMIx_Data_embed(pmix_data_buffer_t *buffer, const pmix_byte_object_t *payload) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 3 (bfrops, pcompress, preg)
-extern "C" pmix_status_t PMIx_Data_load(pmix_data_buffer_t *buffer, pmix_byte_object_t *payload) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 3 (bfrops, pcompress, preg)
-extern "C" pmix_status_t PMIx_Data_pack(const pmix_proc_t *target, pmix_data_buffer_t *buffer, void *src, int32_t num_vals, pmix_data_type_t type) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 3 (bfrops, pcompress, preg)
-extern "C" pmix_status_t PMIx_Data_print(char **output, char *prefix, void *src, pmix_data_type_t type) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 3 (bfrops, pcompress, preg)
-extern "C" pmix_status_t PMIx_Data_unload(pmix_data_buffer_t *buffer, pmix_byte_object_t *payload) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 3 (bfrops, pcompress, preg)
-extern "C" pmix_status_t PMIx_Data_unpack(const pmix_proc_t *source, pmix_data_buffer_t *buffer, void *dest, int32_t *max_num_values, pmix_data_type_t type) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
 // issue 4 (client/server core)
 extern "C" pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref, pmix_op_cbfunc_t cbfunc, void *cbdata) {
   return PMIX_ERR_NOT_SUPPORTED;
@@ -253,11 +203,6 @@ extern "C" pmix_status_t PMIx_IOF_push(const pmix_proc_t targets[], size_t ntarg
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
-// issue 3 (bfrops, pcompress, preg)
-extern "C" char * PMIx_Info_string(const pmix_info_t *info) {
-  return nullptr;
-}
-
 // issue 4 (client/server core)
 extern "C" pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo) {
   return PMIX_ERR_NOT_SUPPORTED;
@@ -400,21 +345,6 @@ extern "C" pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t *cred
 
 // issue 4 (client/server core)
 extern "C" pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t *cred, const pmix_info_t info[], size_t ninfo, pmix_validation_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 3 (bfrops, pcompress, preg)
-extern "C" char * PMIx_Value_string(const pmix_value_t *value) {
-  return nullptr;
-}
-
-// issue 3 (bfrops, pcompress, preg)
-extern "C" pmix_status_t PMIx_generate_ppn(const char *input, char **ppn) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 3 (bfrops, pcompress, preg)
-extern "C" pmix_status_t PMIx_generate_regex(const char *input, char **regex) {
   return PMIX_ERR_NOT_SUPPORTED;
 }
 

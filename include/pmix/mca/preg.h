@@ -12,6 +12,9 @@
  * outputs are malloc'd (argv arrays: NULL-terminated, free with
  * PMIx_Argv_free) and written only on success.
  *
+ * Reserved: no representation may contain '*' (consumers join environment
+ * values with it); a module declines an input it cannot encode without it.
+ *
  * Input syntax: a node list is comma-separated names ("n01,n02,login");
  * a ppn list has one entry per node, separated by ';', each a
  * comma-separated list of ranks ("0,1,2;3,4,5").

@@ -1,0 +1,22 @@
+# src/tools: command-line programs.
+
+# pmix_info: the report runs inside libpmix (src/tools/pmix_info/info.h);
+# the program is a main() that calls it. The paths it prints come from here.
+noinst_LTLIBRARIES += src/tools/libpmix_info.la
+src_tools_libpmix_info_la_SOURCES = \
+	src/tools/pmix_info/config_section.cc \
+	src/tools/pmix_info/info.h \
+	src/tools/pmix_info/info_main.cc \
+	src/tools/pmix_info/mca_section.cc \
+	src/tools/pmix_info/printer.cc src/tools/pmix_info/printer.h \
+	src/tools/pmix_info/sections.h
+src_tools_libpmix_info_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DPMIXX_PREFIX='"$(prefix)"' -DPMIXX_BINDIR='"$(bindir)"' \
+	-DPMIXX_LIBDIR='"$(libdir)"' -DPMIXX_INCLUDEDIR='"$(includedir)"' \
+	-DPMIXX_PKGLIBDIR='"$(pmixcomponentdir)"' -DPMIXX_SYSCONFDIR='"$(sysconfdir)"' \
+	-DPMIXX_MANDIR='"$(mandir)"'
+src_libpmix_core_la_LIBADD += src/tools/libpmix_info.la
+
+bin_PROGRAMS += src/tools/pmix_info/pmix_info
+src_tools_pmix_info_pmix_info_SOURCES = src/tools/pmix_info/pmix_info.c
+src_tools_pmix_info_pmix_info_LDADD = src/libpmix.la
