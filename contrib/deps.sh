@@ -34,7 +34,8 @@ libevent-dev libhwloc-dev zlib1g-dev libltdl-dev libmunge-dev"
 # the ABI reference.
 PMIXX_TEST_PACKAGES="libgtest-dev valgrind libpmix-dev"
 
-# pmixx_build BUILDDIR: autogen + configure (when needed) + make. Both
+# pmixx_build BUILDDIR: autogen + configure (when needed) + make; extra
+# configure arguments come from $PMIXX_CONFIGURE_ARGS. Both
 # scripts build in the same tree with the same prefix ($PREFIX, default
 # ./_install), so running one after the other rebuilds nothing.
 pmixx_build() {
@@ -44,9 +45,13 @@ pmixx_build() {
   prefix=${PREFIX:-$top/_install}
   [ -x "$top/configure" ] || "$top/autogen.sh" || return 1
   mkdir -p "$builddir"
-  if ! grep -qsF -- "--prefix=$prefix" "$builddir/config.status"; then
-    (cd "$builddir" && "$top/configure" --prefix="$prefix" >configure.out 2>&1) \
+  # Reconfigure when the tree was configured with other arguments.
+  local wanted="--prefix=$prefix ${PMIXX_CONFIGURE_ARGS:-}"
+  if [ ! -f "$builddir/Makefile" ] || [ "$(cat "$builddir/.pmixx-configure" 2>/dev/null)" != "$wanted" ]; then
+    # shellcheck disable=SC2086  # extra configure arguments are split on purpose
+    (cd "$builddir" && "$top/configure" --prefix="$prefix" ${PMIXX_CONFIGURE_ARGS:-} >configure.out 2>&1) \
       || { tail -n 20 "$builddir/configure.out"; return 1; }
+    echo "$wanted" > "$builddir/.pmixx-configure"
   fi
   make -C "$builddir" -j2 >"$builddir/make.out" 2>&1 \
     || { tail -n 60 "$builddir/make.out"; echo "build failed (full log: $builddir/make.out)" >&2; return 1; }

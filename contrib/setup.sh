@@ -20,3 +20,6 @@ example="$top/_build/examples/library_info"
 mkdir -p "$(dirname "$example")"
 cc -std=c99 -Wall -Werror -o "$example" "$top/examples/library_info.c" $(pkg-config --cflags --libs pmix)
 LD_LIBRARY_PATH="$PREFIX/lib" "$example"
+
+# And what the installation holds: its frameworks and components.
+"$PREFIX/bin/pmix_info" | grep -E 'PMIX:|MCA '

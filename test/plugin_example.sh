@@ -3,6 +3,10 @@
 # staged installation (headers + pkg-config), is listed by pmix_info and
 # selected by PMIX_MCA_preg=example.
 set -u
+if ! grep -q '^#define PMIXX_ENABLE_DLOPEN 1' "$top_builddir/config.h"; then
+    echo "SKIP: built with --disable-dlopen, which loads no component files"
+    exit 77
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/pmixx-plugin.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 prefix=$(sed -n 's/^prefix=//p' "$top_builddir/contrib/pmix.pc")
