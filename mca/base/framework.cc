@@ -166,7 +166,7 @@ Status FrameworkImpl::OpenAndSelectLocked() {
     int rank = list.exclude ? static_cast<int>(i) : static_cast<int>(pos - list.names.begin());
     OpenAndQueryLocked(i, rank);
   }
-  SelectLocked();
+  SelectLocked(!list.exclude && !list.names.empty());
   if (selected_.empty()) {
     output::Error(spec_.name, "no %s component is available (searched: %s)", spec_.name,
                   JoinPath(dirs).c_str());

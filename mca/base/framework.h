@@ -11,8 +11,9 @@
 // the mca_base_component_path directories, or built in with
 // --disable-dlopen), checks their versions, applies the PMIX_MCA_<fw>
 // include ("a,b") or exclude ("^a,b") list, opens them, queries them and
-// orders the available ones by priority (highest first; a priority set by
-// the user through <fw>_<comp>_priority wins over the one query returns).
+// orders the available ones: in the include list's order when there is one
+// (DESIGN §4), else by priority (highest first; a priority set by the user
+// through <fw>_<comp>_priority wins over the one query returns).
 // A single-select framework keeps only the first. The outcome, success or
 // the error, is kept: later calls return it without redoing the work.
 // Selected modules are immutable and valid until process exit.

@@ -50,7 +50,7 @@ class FrameworkImpl final : public Framework {
   Status RegisterComponentVarsLocked(size_t record, Opened* opened, int* user_priority);
   void RegisterAllComponentVarsLocked();
   void OpenAndQueryLocked(size_t record, int rank);
-  void SelectLocked();
+  void SelectLocked(bool list_order);
   void CloseOneLocked(std::list<Opened>::iterator it);
 
   const FrameworkSpec& spec_;

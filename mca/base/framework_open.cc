@@ -87,10 +87,12 @@ void FrameworkImpl::OpenAndQueryLocked(size_t record, int rank) {
   candidates_.push_back({it, module, priority, rank});
 }
 
-void FrameworkImpl::SelectLocked() {
+void FrameworkImpl::SelectLocked(bool list_order) {
+  // An include list ("a,b") is the user's order; otherwise priority decides
+  // and discovery order breaks ties.
   std::stable_sort(candidates_.begin(), candidates_.end(),
-                   [](const Candidate& a, const Candidate& b) {
-                     if (a.priority != b.priority) return a.priority > b.priority;
+                   [list_order](const Candidate& a, const Candidate& b) {
+                     if (!list_order && a.priority != b.priority) return a.priority > b.priority;
                      return a.rank < b.rank;
                    });
   size_t keep = spec_.multi_select ? candidates_.size()

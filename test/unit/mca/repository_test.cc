@@ -134,13 +134,14 @@ TEST_F(Repository, CorruptFileReasonIncludesTheLoaderError) {
   EXPECT_NE(err.find("pmix_mca_toy_corrupt.so"), std::string::npos) << err;
 }
 
-TEST_F(Repository, IncludeListKeepsOnlyTheNamedInPriorityOrder) {
+// DESIGN §4: "a,b" means only these, in this order, whatever their priorities.
+TEST_F(Repository, IncludeListKeepsOnlyTheNamedInListOrder) {
   AddAllToys();
   SetEnv("PMIX_MCA_toy", "low,good");
   CaptureStderr();
   ASSERT_TRUE(EnsureToy().ok());
   GetCapturedStderr();
-  EXPECT_EQ(SelectedNames(GetFramework(kToySpec)), (std::vector<std::string>{"good", "low"}));
+  EXPECT_EQ(SelectedNames(GetFramework(kToySpec)), (std::vector<std::string>{"low", "good"}));
   EXPECT_EQ(Record("high").note, "not in PMIX_MCA_toy");
 }
 

@@ -76,6 +76,12 @@ TEST_F(PregApi, IncludeAndExcludeListsSelect) {
   EXPECT_WITH_SELECTION("^native,compress", Ppn("0,1;2") == "raw:0,1;2");
 }
 
+// An include list is an order: raw (priority 10) before native (50).
+TEST_F(PregApi, IncludeListOrderBeatsPriority) {
+  EXPECT_WITH_SELECTION("raw,native", Regex("a,b") == "raw:a,b");
+  EXPECT_WITH_SELECTION("native,raw", Regex("a,b").rfind("pmix[", 0) == 0);
+}
+
 TEST_F(PregApi, NoModuleTakingTheInputIsNotSupported) {
   std::string expected = "rc=" + std::to_string(PMIX_ERR_NOT_SUPPORTED);
   EXPECT_WITH_SELECTION("native,raw", Regex("a*b") == expected);
