@@ -1,0 +1,111 @@
+// The progress engine: one thread per process that owns all socket I/O and
+// all mutable protocol state (DESIGN §5), on a libevent event_base.
+//
+// Other threads never touch that state: they Post() a closure, which runs
+// on the progress thread in posting order. A blocking API is its
+// non-blocking form plus a Completion the caller waits on; a blocking API
+// called ON the progress thread (i.e. from inside a PMIx callback) must not
+// wait, and BlockingAllowed() says so (PMIX_ERR_WOULD_BLOCK is the status
+// the APIs return then).
+//
+// External progress (PMIX_EXTERNAL_PROGRESS at init): no thread is started;
+// the application calls PMIx_Progress(), which runs one non-blocking pass
+// of the loop on the caller's thread, and that thread counts as the
+// progress thread while it does.
+//
+// Lifetime: Start() once, Stop() once (joins the thread after running the
+// closures already posted; closures posted after Stop() are dropped and
+// their owners destroyed, never run). Thread-safe: Post, AddTimer,
+// IsProgressThread, BlockingAllowed may be called from any thread.
+#ifndef PMIXX_SRC_RUNTIME_PROGRESS_H
+#define PMIXX_SRC_RUNTIME_PROGRESS_H
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "src/common/status.h"
+
+struct event_base;
+
+namespace pmix::runtime {
+
+class ProgressEngine {
+ public:
+  enum class Mode { kThread, kExternal };
+
+  ProgressEngine();
+  ~ProgressEngine();  // Stop()s if still running
+  ProgressEngine(const ProgressEngine&) = delete;
+  ProgressEngine& operator=(const ProgressEngine&) = delete;
+
+  Status Start(Mode mode);
+  void Stop();
+
+  // Runs `fn` on the progress thread, after every closure posted before it.
+  // Returns PMIX_ERR_INIT when the engine is not running (fn not run).
+  Status Post(std::function<void()> fn);
+
+  // Runs `fn` on the progress thread after `delay`; the returned handle
+  // cancels it when destroyed or Cancel()ed first. Use on any thread.
+  class Timer;
+  std::unique_ptr<Timer> AddTimer(std::chrono::milliseconds delay, std::function<void()> fn);
+
+  // Watches `fd` on the progress thread: `on_ready(readable, writable)`
+  // runs there whenever it is ready for what `want_write` asks (read always;
+  // write too when true). Progress thread only. The handle stops watching
+  // when destroyed; it does not close the fd.
+  class FdWatch;
+  std::unique_ptr<FdWatch> WatchFd(int fd, bool want_write,
+                                   std::function<void(bool readable, bool writable)> on_ready);
+
+  // External mode: one non-blocking pass (PMIx_Progress). Returns the
+  // number of callbacks run; 0 in thread mode.
+  int RunOnce();
+
+  bool IsProgressThread() const;
+  bool BlockingAllowed() const { return !IsProgressThread(); }
+  event_base* base() const;  // progress thread only
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// A one-shot result a blocking API waits for; Set() from any thread (the
+// progress thread, typically), Wait() from the caller's.
+template <class T>
+class Completion {
+ public:
+  void Set(T value) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (value_) return;  // one shot: later results are ignored
+      value_.emplace(std::move(value));
+    }
+    cv_.notify_all();
+  }
+  T Wait() {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return value_.has_value(); });
+    return std::move(*value_);
+  }
+  // Waits at most `timeout`; nullopt when it expired.
+  std::optional<T> WaitFor(std::chrono::milliseconds timeout) {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (!cv_.wait_for(lock, timeout, [&] { return value_.has_value(); })) return std::nullopt;
+    return std::move(*value_);
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::optional<T> value_;
+};
+
+}  // namespace pmix::runtime
+
+#endif  // PMIXX_SRC_RUNTIME_PROGRESS_H
