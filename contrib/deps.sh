@@ -30,9 +30,9 @@ pmixx_install_packages() {
 # What building pmixx needs.
 PMIXX_BUILD_PACKAGES="build-essential autoconf automake libtool pkg-config python3 \
 libevent-dev libhwloc-dev zlib1g-dev libltdl-dev libmunge-dev"
-# What the test suite adds: GoogleTest, valgrind, and Debian's OpenPMIx as
-# the ABI reference.
-PMIXX_TEST_PACKAGES="libgtest-dev valgrind libpmix-dev"
+# What the test suite adds: GoogleTest, valgrind, Debian's OpenPMIx as
+# the ABI reference, and munge (munged, for the psec/munge tests).
+PMIXX_TEST_PACKAGES="libgtest-dev valgrind libpmix-dev munge"
 
 # pmixx_build BUILDDIR: autogen + configure (when needed) + make; extra
 # configure arguments come from $PMIXX_CONFIGURE_ARGS. Both

@@ -29,6 +29,7 @@ TESTS += \
 	test/abi/run_abi.sh \
 	test/abi/run_symbols.sh \
 	test/abi/run_crosscheck.sh \
+	test/abi/run_datacheck.sh \
 	test/pmix_info.sh \
 	test/plugin_example.sh
 EXTRA_DIST += test/headers test/abi test/gen_check.sh test/api_exports.sh \

@@ -126,7 +126,11 @@ constexpr DataTypeOps kTable[] = {
           &CompareCoord),
     Boxed(PMIX_REGATTR, sizeof(pmix_regattr_t), &CopyRegattr, &ReleaseRegattr,
           &CompareRegattr),
-    Bytes(PMIX_REGEX, LoadInput::kRegexText),
+    // As an element (PMIx_Data_pack/copy, data arrays) a regex is a char*,
+    // as OpenPMIx 4.2 packs it; a pmix_value_t holds it as a byte object
+    // (kRegexValue below, found through FindValueType).
+    {PMIX_REGEX, sizeof(char*), kInline, LoadInput::kItself, UnloadMode::kString, nullptr,
+     &CopyString, &ReleaseString, &CompareString},
     Scalar<pmix_job_state_t>(PMIX_JOB_STATE),
     Scalar<pmix_link_state_t>(PMIX_LINK_STATE),
     Boxed(PMIX_PROC_CPUSET, sizeof(pmix_cpuset_t), &CopyCpuset, &ReleaseCpuset,
@@ -184,6 +188,12 @@ static_assert(EveryRowIndexed(), "each type code has exactly one row");
 
 const DataTypeOps* FindDataType(pmix_data_type_t type) noexcept {
   return type < kIndexSize ? kIndex[type] : nullptr;
+}
+
+const DataTypeOps* FindValueType(pmix_data_type_t type) noexcept {
+  // A regex value is its text and NUL in value.data.bo.
+  static constexpr DataTypeOps kRegexValue = Bytes(PMIX_REGEX, LoadInput::kRegexText);
+  return type == PMIX_REGEX ? &kRegexValue : FindDataType(type);
 }
 
 size_t ElementSize(pmix_data_type_t type) noexcept {

@@ -102,6 +102,11 @@ struct DataTypeOps {
 // The row for `type`, or nullptr for a code outside the table.
 const DataTypeOps* FindDataType(pmix_data_type_t type) noexcept;
 
+// The row describing how a pmix_value_t holds `type`: the same as
+// FindDataType except for PMIX_REGEX, which is a char* as an element but a
+// byte object inside a value.
+const DataTypeOps* FindValueType(pmix_data_type_t type) noexcept;
+
 // Bytes per element, 0 for unknown or element-less types.
 size_t ElementSize(pmix_data_type_t type) noexcept;
 

@@ -142,7 +142,10 @@ bool ScalarText(pmix_data_type_t type, const void* e, std::string* s) {
   switch (type) {
     case PMIX_BOOL: *s = Get<bool>(e) ? "TRUE" : "FALSE"; return true;
     case PMIX_BYTE: Appendf(s, "%02x", Get<uint8_t>(e)); return true;
-    case PMIX_STRING: *s = OrNull(Get<const char*>(e)); return true;
+    case PMIX_STRING:
+    case PMIX_REGEX:  // a regex element is its text
+      *s = OrNull(Get<const char*>(e));
+      return true;
     case PMIX_SIZE: Appendf(s, "%zu", Get<size_t>(e)); return true;
     case PMIX_PID: Appendf(s, "%ld", static_cast<long>(Get<pid_t>(e))); return true;
     case PMIX_INT: Appendf(s, "%d", Get<int>(e)); return true;

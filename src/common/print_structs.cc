@@ -161,7 +161,7 @@ bool PrintStats(std::string* out, std::string_view p, const void* e, pmix_data_t
 
 void PrintValueAt(std::string* out, std::string_view prefix, const pmix_value_t& v, PrintContext ctx) {
   *out += std::string(prefix) + "PMIX_VALUE: ";
-  const DataTypeOps* ops = FindDataType(v.type);
+  const DataTypeOps* ops = FindValueType(v.type);
   if (ops == nullptr || ops->storage == ValueStorage::kEmpty ||
       ops->storage == ValueStorage::kNotStorable) {
     *out += std::string(" Data type: ") + PMIx_Data_type_string(v.type);
@@ -185,7 +185,7 @@ bool PrintStruct(std::string* out, std::string_view p, const void* e, pmix_data_
   std::string pre(p);
   switch (type) {
     case PMIX_PROC: *out += pre + "PROC: " + ProcString(As<pmix_proc_t>(e)); return true;
-    case PMIX_BYTE_OBJECT: case PMIX_COMPRESSED_STRING: case PMIX_REGEX:
+    case PMIX_BYTE_OBJECT: case PMIX_COMPRESSED_STRING:
     case PMIX_COMPRESSED_BYTE_OBJECT:
       *out += Head(p, type) + "Size: " + Num(As<pmix_byte_object_t>(e).size);
       return true;
@@ -256,8 +256,10 @@ pmix_status_t PMIx_Data_print(char** output, char* prefix, void* src, pmix_data_
     if (output == nullptr || src == nullptr) return PMIX_ERR_BAD_PARAM;
     std::string text;
     const char* pre = prefix == nullptr ? " " : prefix;
-    // For PMIX_STRING the standard passes the string itself.
-    const void* element = type == PMIX_STRING ? static_cast<const void*>(&src) : src;
+    // For PMIX_STRING (and PMIX_REGEX, as OpenPMIx 4.2 does) the caller
+    // passes the text itself.
+    const bool by_text = type == PMIX_STRING || type == PMIX_REGEX;
+    const void* element = by_text ? static_cast<const void*>(&src) : src;
     PMIX_RETURN_IF_ERROR(pmix::PrintElement(&text, pre, element, type));
     char* copy = Release(text);
     if (copy == nullptr) return PMIX_ERR_NOMEM;

@@ -102,7 +102,7 @@ Status UnloadElement(const DataTypeOps& ops, const void* element, void** data,
 
 Status LoadValue(pmix_value_t* dst, const void* data,
                  pmix_data_type_t type) noexcept {
-  const DataTypeOps* ops = FindDataType(type);
+  const DataTypeOps* ops = FindValueType(type);
   PMIX_RETURN_IF_ERROR(CheckStorable(ops));
   pmix_value_t v;
   std::memset(&v, 0, sizeof v);
@@ -130,7 +130,7 @@ Status LoadValue(pmix_value_t* dst, const void* data,
 }
 
 Status CopyValue(pmix_value_t* dst, const pmix_value_t& src) noexcept {
-  const DataTypeOps* ops = FindDataType(src.type);
+  const DataTypeOps* ops = FindValueType(src.type);
   PMIX_RETURN_IF_ERROR(CheckStorable(ops));
   pmix_value_t v;
   std::memset(&v, 0, sizeof v);
@@ -144,7 +144,7 @@ Status CopyValue(pmix_value_t* dst, const pmix_value_t& src) noexcept {
 }
 
 void DestructValue(pmix_value_t* value) noexcept {
-  const DataTypeOps* ops = FindDataType(value->type);
+  const DataTypeOps* ops = FindValueType(value->type);
   if (ops != nullptr && ops->release != nullptr) {
     if (ops->storage == ValueStorage::kInline) {
       ops->release(&value->data);
@@ -162,7 +162,7 @@ void DestructValue(pmix_value_t* value) noexcept {
 
 Status UnloadValue(const pmix_value_t& value, void** data,
                    size_t* size) noexcept {
-  const DataTypeOps* ops = FindDataType(value.type);
+  const DataTypeOps* ops = FindValueType(value.type);
   if (ops == nullptr) return PMIX_ERR_UNKNOWN_DATA_TYPE;
   switch (ops->unload) {
     case UnloadMode::kNone:
@@ -189,7 +189,7 @@ Status UnloadValue(const pmix_value_t& value, void** data,
 pmix_value_cmp_t CompareValues(const pmix_value_t& a,
                                const pmix_value_t& b) noexcept {
   if (a.type != b.type) return PMIX_VALUE_TYPE_DIFFERENT;
-  const DataTypeOps* ops = FindDataType(a.type);
+  const DataTypeOps* ops = FindValueType(a.type);
   if (ops == nullptr) return PMIX_VALUE_COMPARISON_NOT_AVAIL;
   switch (ops->storage) {
     case ValueStorage::kEmpty:

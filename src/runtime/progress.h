@@ -33,6 +33,10 @@ struct event_base;
 
 namespace pmix::runtime {
 
+namespace detail {
+class EventSlot;  // progress_slot.h: one libevent event plus its callback
+}
+
 class ProgressEngine {
  public:
   enum class Mode { kThread, kExternal };
@@ -42,28 +46,43 @@ class ProgressEngine {
   ProgressEngine(const ProgressEngine&) = delete;
   ProgressEngine& operator=(const ProgressEngine&) = delete;
 
+  // PMIX_ERR_OUT_OF_RESOURCE when libevent or the thread could not be
+  // created; PMIX_ERROR when already started (also after Stop()).
   Status Start(Mode mode);
+  // Not on the progress thread (it would join itself): there it only logs
+  // an error. A no-op when not running; the destructor calls it.
   void Stop();
 
   // Runs `fn` on the progress thread, after every closure posted before it.
   // Returns PMIX_ERR_INIT when the engine is not running (fn not run).
+  // PMIX_ERR_BAD_PARAM for an empty fn.
   Status Post(std::function<void()> fn);
 
-  // Runs `fn` on the progress thread after `delay`; the returned handle
+  // Runs `fn` once on the progress thread after `delay`; the returned handle
   // cancels it when destroyed or Cancel()ed first. Use on any thread.
+  // Returns nullptr (fn not run) when the engine is not running or libevent
+  // could not allocate the event.
   class Timer;
   std::unique_ptr<Timer> AddTimer(std::chrono::milliseconds delay, std::function<void()> fn);
 
   // Watches `fd` on the progress thread: `on_ready(readable, writable)`
   // runs there whenever it is ready for what `want_write` asks (read always;
-  // write too when true). Progress thread only. The handle stops watching
-  // when destroyed; it does not close the fd.
+  // write too when true). Meant for the progress thread (the state the
+  // callback touches lives there); creating one elsewhere is safe too. The
+  // handle stops watching when destroyed; it does not close the fd (which
+  // should be non-blocking: readiness is level-triggered, the callback
+  // runs again while data is left). Returns nullptr when the engine is not
+  // running, fd < 0, or libevent failed.
   class FdWatch;
   std::unique_ptr<FdWatch> WatchFd(int fd, bool want_write,
                                    std::function<void(bool readable, bool writable)> on_ready);
 
-  // External mode: one non-blocking pass (PMIx_Progress). Returns the
-  // number of callbacks run; 0 in thread mode.
+  // External mode: one non-blocking pass (PMIx_Progress): the closures
+  // queued when it starts, then one EVLOOP_NONBLOCK pass of the loop (I/O,
+  // due timers, closures posted meanwhile). Returns the number of callbacks
+  // run (closures, timers, fd watches); 0 in thread mode, when not running,
+  // or when called on the progress thread (re-entry from a callback). Calls
+  // from several threads are serialised.
   int RunOnce();
 
   bool IsProgressThread() const;
@@ -75,17 +94,51 @@ class ProgressEngine {
   std::unique_ptr<Impl> impl_;
 };
 
+// Handles. Both may outlive the engine (its destructor disarms them; they
+// are inert afterwards) but must not be destroyed concurrently with it.
+// Destroying a handle, or Cancel(), on the progress thread (also from inside
+// its own callback) never blocks; on another thread it waits for a callback
+// of that handle that is running at that moment to return (so do not hold a
+// lock that callback needs). After it returns the callback never starts.
+class ProgressEngine::Timer {
+ public:
+  explicit Timer(std::unique_ptr<detail::EventSlot> slot);  // made by AddTimer
+  ~Timer();
+  Timer(const Timer&) = delete;
+  Timer& operator=(const Timer&) = delete;
+  void Cancel();  // idempotent; no effect after the timer fired
+
+ private:
+  std::unique_ptr<detail::EventSlot> slot_;
+};
+
+class ProgressEngine::FdWatch {
+ public:
+  explicit FdWatch(std::unique_ptr<detail::EventSlot> slot);  // made by WatchFd
+  ~FdWatch();
+  FdWatch(const FdWatch&) = delete;
+  FdWatch& operator=(const FdWatch&) = delete;
+  // Starts or stops asking for writability (read is always watched), e.g.
+  // while output is queued. Progress thread only (may be called from the
+  // watch's own callback). False when libevent refused (then not watching).
+  bool SetWantWrite(bool want_write);
+
+ private:
+  std::unique_ptr<detail::EventSlot> slot_;
+};
+
 // A one-shot result a blocking API waits for; Set() from any thread (the
 // progress thread, typically), Wait() from the caller's.
 template <class T>
 class Completion {
  public:
   void Set(T value) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (value_) return;  // one shot: later results are ignored
-      value_.emplace(std::move(value));
-    }
+    // Notified under the lock: the waiter typically owns this object on its
+    // stack and destroys it as soon as Wait returns, so Set must not touch
+    // it after releasing the mutex.
+    std::lock_guard<std::mutex> lock(mu_);
+    if (value_) return;  // one shot: later results are ignored
+    value_.emplace(std::move(value));
     cv_.notify_all();
   }
   T Wait() {

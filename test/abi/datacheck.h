@@ -40,6 +40,8 @@ const dc_type_t *dc_find_type(pmix_data_type_t type);
 const char *dc_label(const dc_type_t *t, size_t i);
 /* The address of sample i of t. */
 void *dc_sample(const dc_type_t *t, size_t i);
+/* The table entry of `type`, without building the samples (for the builders). */
+dc_type_t *dc_type_slot(pmix_data_type_t type);
 
 /* Values (datacheck_compound.c): the types a pmix_value_t holds through a
  * pointer (data.proc, data.darray, ...), and whether a value can hold a type
@@ -68,5 +70,27 @@ void dc_release(pmix_data_type_t type, void *copy);
 bool dc_check(const char *key, bool ok, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 bool dc_skip(const char *key);
+/* Whether this run is on the reference library (--reference), and the
+ * number of checks skipped so far (datacheck_reference.c). */
+extern bool dc_reference;
+extern int dc_skips;
+
+/* Round-trip helpers (datacheck.c), used by the buffer sections too. Keys
+ * are "<prefix><type>[<label>].<stage>".
+ * dc_gather: the samples of t this run packs (those whose ".unpacked" check
+ *   is not skipped), copied shallowly into one new array; index[] (room for
+ *   t->count) maps them back to t's samples; *n receives their number.
+ * dc_unpack_and_compare: unpacks n elements of t from buf (one check
+ *   "<prefix><what>.unpack" for the call, one per element against `want`),
+ *   then releases them.
+ * dc_check_drained: one more unpack of t must fail. */
+void *dc_gather(const dc_type_t *t, const char *prefix, size_t *index, size_t *n);
+void dc_unpack_and_compare(const dc_type_t *t, const char *prefix, const char *what,
+                           pmix_data_buffer_t *buf, const char *want, const size_t *index,
+                           size_t n);
+void dc_check_drained(const dc_type_t *t, const char *key, pmix_data_buffer_t *buf);
+/* The buffer sections (datacheck_buffers.c): "sequence", "wrong_type",
+ * "count", "copy_payload", "unload_load". */
+void dc_buffer_section(const char *name);
 
 #endif

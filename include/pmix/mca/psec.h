@@ -27,14 +27,25 @@ extern "C" {
 
 typedef struct pmix_psec_module {
     const char *name;        /* "native", "munge", "none" */
-    /* Creates a credential for the caller (may be empty for modules that
-     * read the peer from the socket, as native does). */
+    /* Creates a credential for the caller. On success cred->bytes is
+     * malloc'd (the caller frees it) and cred->size its length; a module
+     * that reads the peer from the socket (native) or checks nothing (none)
+     * returns an empty credential (bytes NULL, size 0). cred is not
+     * written on failure. PMIX_ERR_BAD_PARAM for a NULL cred or a NULL
+     * directives array with ndirs > 0. */
     pmix_status_t (*create_cred)(const pmix_info_t directives[], size_t ndirs,
                                  pmix_byte_object_t *cred);
     /* Validates a credential received over fd (fd < 0 when there is no
-     * socket, e.g. PMIx_Validate_credential) and returns who it names.
-     * PMIX_ERR_INVALID_CRED when it is not valid, PMIX_ERR_NO_PERMISSIONS
-     * when the socket peer and the credential disagree. */
+     * socket, e.g. PMIx_Validate_credential; cred NULL = empty) and writes
+     * who it names to *uid and *gid (only on success). Directives may
+     * carry what the host expects, PMIX_USERID / PMIX_GRPID (uint32); a
+     * module that checks identities refuses another with
+     * PMIX_ERR_NO_PERMISSIONS. PMIX_ERR_INVALID_CRED when the credential
+     * is not valid (malformed, expired, replayed, another module's),
+     * PMIX_ERR_NO_PERMISSIONS when the socket peer and the credential
+     * disagree, PMIX_ERR_NOT_SUPPORTED when the module cannot judge this
+     * connection (native without a Unix socket), PMIX_ERR_BAD_PARAM for
+     * NULL outputs or directives of the wrong type. */
     pmix_status_t (*validate_cred)(int fd, const pmix_byte_object_t *cred,
                                    const pmix_info_t directives[], size_t ndirs,
                                    uid_t *uid, gid_t *gid);

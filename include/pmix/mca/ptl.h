@@ -11,6 +11,13 @@
  * Called on the progress thread, except connect(), which a client calls
  * while initialising. Every descriptor returned is close-on-exec and
  * non-blocking; the caller owns it. Outputs are written only on success.
+ * A module opens at most one listening socket (tcp: on IPv4 unless that is
+ * disabled or absent, else on IPv6; see plugins/ptl/tcp/tcp_module.h).
+ * Connected and accepted tcp sockets have TCP_NODELAY set. A module reads
+ * its parameters in open() and its directives from listen()'s info; it
+ * reports errors through the services' output, once, with their cause.
+ * The framework's internal API is mca/ptl/base/ptl_base.h; framing is
+ * mca/ptl/base/frame.h.
  */
 #ifndef PMIX_MCA_PTL_H
 #define PMIX_MCA_PTL_H

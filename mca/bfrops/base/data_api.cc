@@ -57,7 +57,7 @@ Status Copy(void** dest, void* src, pmix_data_type_t type) {
   const DataTypeOps* ops = FindDataType(type);
   if (ops == nullptr || type == PMIX_UNDEF) return PMIX_ERR_UNKNOWN_DATA_TYPE;
   if (ops->element_size == 0) return PMIX_ERR_NOT_SUPPORTED;
-  if (type == PMIX_STRING) {  // src is the string itself
+  if (type == PMIX_STRING || type == PMIX_REGEX) {  // src is the text itself (OpenPMIx 4.2)
     char* copy = strdup(static_cast<const char*>(src));
     if (copy == nullptr) return PMIX_ERR_NOMEM;
     *dest = copy;

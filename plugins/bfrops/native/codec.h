@@ -29,6 +29,10 @@ struct TypeCodec {
 // The codec of `type`, or nullptr when the type is unknown or cannot be
 // packed (PMIX_UNDEF, PMIX_KVAL, PMIX_POINTER: see RefusalFor).
 const TypeCodec* FindCodec(pmix_data_type_t type);
+// The codec of a pmix_value_t's payload of `type` (differs for PMIX_REGEX,
+// a byte object inside a value).
+const TypeCodec* FindValueCodec(pmix_data_type_t type);
+const TypeCodec* RegexValueCodec();
 
 // Why `type` has no codec: PMIX_ERR_NOT_SUPPORTED for PMIX_POINTER and
 // PMIX_KVAL, PMIX_ERR_UNKNOWN_DATA_TYPE otherwise.

@@ -49,7 +49,7 @@ pmix_status_t PackValue(Writer& w, const pmix_value_t& v) {
   if (!level.ok) return PMIX_ERR_BAD_PARAM;
   w.U16(v.type);
   if (v.type == PMIX_UNDEF) return PMIX_SUCCESS;
-  const TypeCodec* codec = FindCodec(v.type);
+  const TypeCodec* codec = FindValueCodec(v.type);
   if (codec == nullptr) return RefusalFor(v.type);
   if (NotStorable(v.type)) return PMIX_ERR_BAD_PARAM;
   if (!IsBoxed(v.type)) return codec->pack(w, &v.data);
@@ -64,7 +64,7 @@ pmix_status_t UnpackValue(Reader& r, pmix_value_t* v) {
   pmix_data_type_t type = PMIX_UNDEF;
   NATIVE_TRY(r.U16(&type));
   if (type == PMIX_UNDEF) return PMIX_SUCCESS;
-  const TypeCodec* codec = FindCodec(type);
+  const TypeCodec* codec = FindValueCodec(type);
   if (codec == nullptr || NotStorable(type)) return PMIX_ERR_UNPACK_FAILURE;
   std::memset(&v->data, 0, sizeof v->data);
   if (!IsBoxed(type)) {

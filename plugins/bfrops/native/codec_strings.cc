@@ -160,7 +160,9 @@ constexpr TypeCodec kRows[] = {
     {PMIX_STRING, sizeof(char*), 4, &PackString, &UnpackString},
     Bytes(PMIX_BYTE_OBJECT),
     Bytes(PMIX_COMPRESSED_STRING),
-    Bytes(PMIX_REGEX),
+    // A regex element is a char* (as OpenPMIx 4.2 packs it); inside a value
+    // it is a byte object (FindValueCodec).
+    {PMIX_REGEX, sizeof(char*), 4, &PackString, &UnpackString},
     Bytes(PMIX_COMPRESSED_BYTE_OBJECT),
     {PMIX_PROC_NSPACE, sizeof(pmix_nspace_t), 4, &PackNspace, &UnpackNspace},
     {PMIX_PROC, sizeof(pmix_proc_t), 8, &PackProcElement, &UnpackProcElement},
@@ -168,6 +170,11 @@ constexpr TypeCodec kRows[] = {
 };
 
 }  // namespace
+
+const TypeCodec* RegexValueCodec() {
+  static constexpr TypeCodec kRegexValue = Bytes(PMIX_REGEX);
+  return &kRegexValue;
+}
 
 const TypeCodec* StringCodecs(size_t* n) {
   *n = sizeof(kRows) / sizeof(kRows[0]);

@@ -29,6 +29,10 @@ const TypeCodec* FindCodec(pmix_data_type_t type) {
   return type < kIndexSize ? index[type] : nullptr;
 }
 
+const TypeCodec* FindValueCodec(pmix_data_type_t type) {
+  return type == PMIX_REGEX ? RegexValueCodec() : FindCodec(type);
+}
+
 pmix_status_t RefusalFor(pmix_data_type_t type) {
   return type == PMIX_POINTER || type == PMIX_KVAL ? PMIX_ERR_NOT_SUPPORTED
                                                    : PMIX_ERR_UNKNOWN_DATA_TYPE;

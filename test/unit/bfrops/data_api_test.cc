@@ -31,7 +31,7 @@ TEST(DataCopy, EverySampleTypeAndVariant) {
   for (pmix_data_type_t type : ElementTypes()) {
     for (Variant v : {Variant::kTypical, Variant::kEdge, Variant::kNulls}) {
       Sample s(type, v);
-      void* arg = type == PMIX_STRING ? *static_cast<char**>(s.get()) : s.get();
+      void* arg = type == PMIX_STRING || type == PMIX_REGEX ? *static_cast<char**>(s.get()) : s.get();
       void* copy = nullptr;
       pmix_status_t rc = PMIx_Data_copy(&copy, arg, type);
       if (arg == nullptr) {
@@ -39,7 +39,7 @@ TEST(DataCopy, EverySampleTypeAndVariant) {
         continue;
       }
       ASSERT_EQ(PMIX_SUCCESS, rc) << TypeName(type) << " " << VariantName(v);
-      if (type == PMIX_STRING) {
+      if (type == PMIX_STRING || type == PMIX_REGEX) {
         EXPECT_STREQ(static_cast<char*>(arg), static_cast<char*>(copy));
         std::free(copy);
         continue;
@@ -50,6 +50,20 @@ TEST(DataCopy, EverySampleTypeAndVariant) {
       }
       FreeArray(type, copy, 1);
     }
+  }
+}
+
+// As for PMIX_STRING, OpenPMIx 4.2 passes a regex to PMIx_Data_copy as the
+// text itself, not as a pointer to an element.
+TEST(DataCopy, StringAndRegexSourcesAreTheTextItself) {
+  for (pmix_data_type_t type : {PMIX_STRING, PMIX_REGEX}) {
+    char text[] = "node[2:1-4],login";
+    void* copy = nullptr;
+    ASSERT_EQ(PMIx_Data_copy(&copy, text, type), PMIX_SUCCESS);
+    ASSERT_NE(copy, nullptr);
+    EXPECT_STREQ(static_cast<char*>(copy), text);
+    EXPECT_NE(copy, static_cast<void*>(text));
+    std::free(copy);
   }
 }
 

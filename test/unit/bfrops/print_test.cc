@@ -24,7 +24,7 @@ TEST(DataPrint, EveryTypeAndVariantPrints) {
   for (pmix_data_type_t type : ElementTypes()) {
     for (Variant v : {Variant::kTypical, Variant::kEdge, Variant::kNulls}) {
       Sample s(type, v);
-      void* arg = type == PMIX_STRING ? *static_cast<char**>(s.get()) : s.get();
+      void* arg = type == PMIX_STRING || type == PMIX_REGEX ? *static_cast<char**>(s.get()) : s.get();
       if (arg == nullptr) continue;
       char* out = nullptr;
       ASSERT_EQ(PMIX_SUCCESS, PMIx_Data_print(&out, const_cast<char*>("P"), arg, type))

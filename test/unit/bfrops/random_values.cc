@@ -96,6 +96,10 @@ void RandomValue(Rng& rng, pmix_value_t* v, int depth) {
   v->type = type;
   std::memset(&v->data, 0, sizeof v->data);
   if (type == PMIX_UNDEF) return;
+  if (type == PMIX_REGEX) {  // a value holds a regex as a byte object
+    v->data.bo = RandomBytes(rng);
+    return;
+  }
   if (ops->storage == ValueStorage::kBoxed) {
     if (Below(rng, 10) == 0) return;  // a NULL pointer payload
     v->data.ptr = CreateArray(type, 1);
@@ -332,7 +336,8 @@ void FillRandom(Rng& rng, pmix_data_type_t type, void* e, int depth) {
   if (FillScalar(rng, type, e, size)) return;
   switch (type) {
     case PMIX_STRING: *static_cast<char**>(e) = RandomString(rng); return;
-    case PMIX_BYTE_OBJECT: case PMIX_COMPRESSED_STRING: case PMIX_REGEX:
+    case PMIX_REGEX: *static_cast<char**>(e) = RandomString(rng); return;  // a char* element
+    case PMIX_BYTE_OBJECT: case PMIX_COMPRESSED_STRING:
     case PMIX_COMPRESSED_BYTE_OBJECT:
       *static_cast<pmix_byte_object_t*>(e) = RandomBytes(rng);
       return;

@@ -75,7 +75,7 @@ const Layout kLayouts[] = {
     {PMIX_ENVAR, sizeof(pmix_envar_t), ValueStorage::kInline},
     {PMIX_COORD, sizeof(pmix_coord_t), ValueStorage::kBoxed},
     {PMIX_REGATTR, sizeof(pmix_regattr_t), ValueStorage::kBoxed},
-    {PMIX_REGEX, sizeof(pmix_byte_object_t), ValueStorage::kInline},
+    {PMIX_REGEX, sizeof(char*), ValueStorage::kInline},  // a char* element
     {PMIX_JOB_STATE, 1, ValueStorage::kInline},
     {PMIX_LINK_STATE, 1, ValueStorage::kInline},
     {PMIX_PROC_CPUSET, sizeof(pmix_cpuset_t), ValueStorage::kBoxed},
@@ -110,6 +110,16 @@ TEST(DataTypeRegistry, KnowsEveryStandardCodeWithItsLayout) {
     EXPECT_EQ(ElementSize(l.type), l.size);
     EXPECT_EQ(ops->storage, l.storage);
   }
+}
+
+// OpenPMIx 4.2 packs and copies a regex as a char*, but a value holds it as
+// a byte object (its text and NUL).
+TEST(DataTypeRegistry, RegexIsTextAsAnElementAndBytesInAValue) {
+  EXPECT_EQ(FindDataType(PMIX_REGEX)->element_size, sizeof(char*));
+  const DataTypeOps* in_value = FindValueType(PMIX_REGEX);
+  ASSERT_NE(in_value, nullptr);
+  EXPECT_EQ(in_value->element_size, sizeof(pmix_byte_object_t));
+  EXPECT_EQ(FindValueType(PMIX_STRING), FindDataType(PMIX_STRING));
 }
 
 TEST(DataTypeRegistry, ReturnsNullForUnknownCodes) {

@@ -168,8 +168,10 @@ void FillStruct(pmix_data_type_t type, Variant v, void* e) {
     case PMIX_BYTE_OBJECT:
     case PMIX_COMPRESSED_STRING:
     case PMIX_COMPRESSED_BYTE_OBJECT:
-    case PMIX_REGEX:
       Put(e, Bytes(v));
+      break;
+    case PMIX_REGEX:  // as an element, a regex is its text
+      Put<char*>(e, Text(v, "node[2:1-4],login"));
       break;
     case PMIX_PROC: {
       auto* p = static_cast<pmix_proc_t*>(e);

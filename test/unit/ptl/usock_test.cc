@@ -1,0 +1,265 @@
+// The usock component through its descriptor: tmpdir safety, socket file
+// lifecycle, connect/accept and frame exchange.
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "mca/ptl/base/fd.h"
+#include "mca/ptl/base/frame_io.h"
+#include "pmix/mca/ptl.h"
+#include "test/unit/ptl/ptl_test_util.h"
+
+extern "C" pmix_mca_component_t pmix_mca_ptl_usock_component;
+
+namespace pmix::ptl::test {
+namespace {
+
+const pmix_ptl_module_t* Usock() { return OpenModule(pmix_mca_ptl_usock_component, nullptr); }
+
+struct Listening {
+  const pmix_ptl_module_t* module = nullptr;
+  int fd = -1;
+  std::string uri;
+  ~Listening() {
+    if (fd >= 0) module->unlisten(fd, uri.c_str());
+  }
+};
+
+pmix_status_t ListenIn(const std::string& dir, Listening* out) {
+  out->module = Usock();
+  pmix_info_t info = StringInfo(PMIX_SERVER_TMPDIR, dir.c_str());
+  char* uri = nullptr;
+  pmix_status_t rc = out->module->listen(&info, 1, &out->fd, &uri);
+  if (rc == PMIX_SUCCESS) {
+    out->uri = uri;
+    std::free(uri);
+  }
+  return rc;
+}
+
+std::string PathOf(const std::string& uri) { return uri.substr(std::strlen("usock:")); }
+
+TEST(Usock, ListensConnectsAcceptsAndExchangesFrames) {
+  TempDir tmp;
+  std::string dir = tmp.Sub("server");  // absent: created 0700
+  Listening listening;
+  ASSERT_EQ(ListenIn(dir, &listening), PMIX_SUCCESS);
+  struct stat st;
+  ASSERT_EQ(::lstat(dir.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  ASSERT_EQ(listening.uri.rfind("usock:" + dir + "/pmix-", 0), 0u) << listening.uri;
+  ASSERT_EQ(::lstat(PathOf(listening.uri).c_str(), &st), 0);
+  EXPECT_TRUE(S_ISSOCK(st.st_mode));
+  EXPECT_TRUE(IsCloexec(listening.fd));
+  EXPECT_TRUE(IsNonblocking(listening.fd));
+
+  int raw = -1;
+  ASSERT_EQ(listening.module->connect(listening.uri.c_str(), 5000, &raw), PMIX_SUCCESS);
+  Fd client(raw);
+  EXPECT_TRUE(IsCloexec(client.get()) && IsNonblocking(client.get()));
+  ASSERT_TRUE(WaitReadable(listening.fd));
+  ASSERT_EQ(listening.module->accept(listening.fd, &raw), PMIX_SUCCESS);
+  Fd server(raw);
+  EXPECT_TRUE(IsCloexec(server.get()) && IsNonblocking(server.get()));
+  ExchangeFrames(client.get(), server.get());
+}
+
+TEST(Usock, AcceptWithNothingPendingWouldBlock) {
+  TempDir tmp;
+  Listening listening;
+  ASSERT_EQ(ListenIn(tmp.path(), &listening), PMIX_SUCCESS);
+  int fd = -1;
+  EXPECT_EQ(listening.module->accept(listening.fd, &fd), PMIX_ERR_WOULD_BLOCK);
+  EXPECT_EQ(fd, -1);
+}
+
+TEST(Usock, EachListenGetsItsOwnSocket) {
+  TempDir tmp;
+  Listening first, second;
+  ASSERT_EQ(ListenIn(tmp.path(), &first), PMIX_SUCCESS);
+  ASSERT_EQ(ListenIn(tmp.path() + "/", &second), PMIX_SUCCESS);
+  EXPECT_NE(first.uri, second.uri);
+}
+
+TEST(Usock, UnlistenRemovesTheSocketFile) {
+  TempDir tmp;
+  Listening listening;
+  ASSERT_EQ(ListenIn(tmp.path(), &listening), PMIX_SUCCESS);
+  std::string path = PathOf(listening.uri);
+  listening.module->unlisten(listening.fd, listening.uri.c_str());
+  listening.fd = -1;
+  EXPECT_NE(::access(path.c_str(), F_OK), 0);
+  int fd = -1;
+  EXPECT_EQ(listening.module->connect(listening.uri.c_str(), 5000, &fd), PMIX_ERR_UNREACH);
+}
+
+TEST(Usock, UnlistenLeavesAFileThatIsNotOurSocket) {
+  TempDir tmp;
+  Listening listening;
+  ASSERT_EQ(ListenIn(tmp.path(), &listening), PMIX_SUCCESS);
+  std::string path = PathOf(listening.uri);
+  ASSERT_EQ(::unlink(path.c_str()), 0);
+  std::ofstream(path) << "not a socket";
+  listening.module->unlisten(listening.fd, listening.uri.c_str());
+  listening.fd = -1;
+  EXPECT_EQ(::access(path.c_str(), F_OK), 0);
+}
+
+enum class Unsafe { kSymlink, kWorldWritable, kGroupWritable, kRegularFile };
+
+TEST(Usock, RefusesUnsafeTmpdirs) {
+  const struct {
+    Unsafe kind;
+    const char* what;
+  } kCases[] = {{Unsafe::kSymlink, "symlink"},
+                {Unsafe::kWorldWritable, "0777 dir"},
+                {Unsafe::kGroupWritable, "0770 dir"},
+                {Unsafe::kRegularFile, "file"}};
+  for (const auto& c : kCases) {
+    TempDir tmp;
+    std::string dir = tmp.Sub("d");
+    switch (c.kind) {
+      case Unsafe::kSymlink:
+        ASSERT_EQ(::mkdir(tmp.Sub("real").c_str(), 0700), 0);
+        ASSERT_EQ(::symlink(tmp.Sub("real").c_str(), dir.c_str()), 0);
+        break;
+      case Unsafe::kWorldWritable:
+      case Unsafe::kGroupWritable:
+        ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
+        ASSERT_EQ(::chmod(dir.c_str(), c.kind == Unsafe::kWorldWritable ? 0777 : 0770), 0);
+        break;
+      case Unsafe::kRegularFile:
+        std::ofstream(dir) << "x";
+        break;
+    }
+    Listening listening;
+    EXPECT_EQ(ListenIn(dir, &listening), PMIX_ERR_NO_PERMISSIONS) << c.what;
+    EXPECT_EQ(listening.fd, -1) << c.what;
+  }
+}
+
+TEST(Usock, RequiresAnAbsoluteTmpdir) {
+  Listening relative, none;
+  EXPECT_EQ(ListenIn("relative/dir", &relative), PMIX_ERR_BAD_PARAM);
+  none.module = Usock();
+  char* uri = nullptr;
+  EXPECT_EQ(none.module->listen(nullptr, 0, &none.fd, &uri), PMIX_ERR_BAD_PARAM);
+  EXPECT_EQ(uri, nullptr);
+}
+
+TEST(Usock, RejectsASocketPathTooLongForSunPath) {
+  TempDir tmp;
+  std::string dir = tmp.Sub(std::string(sizeof(sockaddr_un{}.sun_path), 'a'));
+  Listening listening;
+  EXPECT_EQ(ListenIn(dir, &listening), PMIX_ERR_BAD_PARAM);
+  EXPECT_NE(::access(dir.c_str(), F_OK), 0) << "nothing created for a refused path";
+  int fd = -1;
+  EXPECT_EQ(Usock()->connect(("usock:" + dir + "/x").c_str(), 100, &fd), PMIX_ERR_BAD_PARAM);
+}
+
+TEST(Usock, ConnectToAMissingSocketFailsFast) {
+  TempDir tmp;
+  int fd = -1;
+  EXPECT_EQ(Usock()->connect(("usock:" + tmp.Sub("nobody")).c_str(), 60000, &fd), PMIX_ERR_UNREACH);
+  EXPECT_EQ(fd, -1);
+}
+
+TEST(Usock, ConnectToADeadSocketFailsFast) {
+  TempDir tmp;
+  std::string path = tmp.Sub("dead");
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strcpy(addr.sun_path, path.c_str());
+  {
+    Fd bound(::socket(AF_UNIX, SOCK_STREAM, 0));
+    ASSERT_EQ(::bind(bound.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  }  // closed, never listened: the file stays, nobody answers
+  int fd = -1;
+  EXPECT_EQ(Usock()->connect(("usock:" + path).c_str(), 60000, &fd), PMIX_ERR_UNREACH);
+}
+
+TEST(Usock, DeclinesOtherSchemes) {
+  int fd = -1;
+  for (const char* uri : {"tcp4://127.0.0.1:5", "usock", "", "USOCK:/tmp/x"}) {
+    EXPECT_EQ(Usock()->connect(uri, 100, &fd), PMIX_ERR_NOT_SUPPORTED) << uri;
+  }
+  EXPECT_EQ(Usock()->connect(nullptr, 100, &fd), PMIX_ERR_NOT_SUPPORTED);
+}
+
+}  // namespace
+}  // namespace pmix::ptl::test
+
+namespace pmix::ptl::test {
+namespace {
+
+// The name after "pmix-<pid>-<n>" is "pmix-<pid>-<n+1>" in this process.
+std::string NextName(const std::string& uri) {
+  size_t dash = uri.rfind('-');
+  return uri.substr(uri.rfind('/') + 1, dash - uri.rfind('/')) +
+         std::to_string(std::stoul(uri.substr(dash + 1)) + 1);
+}
+
+TEST(Usock, ReplacesOnlyAStaleSocketOfOurs) {
+  TempDir tmp;
+  Listening first;
+  ASSERT_EQ(ListenIn(tmp.path(), &first), PMIX_SUCCESS);
+  // A foreign (non-socket) file where the next socket would go: refused.
+  std::string next = tmp.Sub(NextName(first.uri));
+  std::ofstream(next) << "precious";
+  Listening refused;
+  EXPECT_EQ(ListenIn(tmp.path(), &refused), PMIX_ERR_NO_PERMISSIONS);
+  EXPECT_EQ(::access(next.c_str(), F_OK), 0);
+  // A stale socket of ours there: replaced.
+  std::string after = tmp.Sub(NextName("usock:" + next));
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strcpy(addr.sun_path, after.c_str());
+  {
+    Fd bound(::socket(AF_UNIX, SOCK_STREAM, 0));
+    ASSERT_EQ(::bind(bound.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  }
+  Listening replaced;
+  ASSERT_EQ(ListenIn(tmp.path(), &replaced), PMIX_SUCCESS);
+  EXPECT_EQ(replaced.uri, "usock:" + after);
+  int fd = -1;
+  ASSERT_EQ(replaced.module->connect(replaced.uri.c_str(), 5000, &fd), PMIX_SUCCESS);
+  ::close(fd);
+}
+
+}  // namespace
+}  // namespace pmix::ptl::test
+
+namespace pmix::ptl::test {
+namespace {
+
+TEST(Usock, AMalformedStreamFailsOnlyItsOwnConnection) {
+  TempDir tmp;
+  Listening listening;
+  ASSERT_EQ(ListenIn(tmp.path(), &listening), PMIX_SUCCESS);
+  Fd clients[2], servers[2];
+  for (int i = 0; i < 2; ++i) {
+    int raw = -1;
+    ASSERT_EQ(listening.module->connect(listening.uri.c_str(), 5000, &raw), PMIX_SUCCESS);
+    clients[i].Reset(raw);
+    ASSERT_TRUE(WaitReadable(listening.fd));
+    ASSERT_EQ(listening.module->accept(listening.fd, &raw), PMIX_SUCCESS);
+    servers[i].Reset(raw);
+  }
+  const char kJunk[] = "this is not a frame header";
+  ASSERT_GT(::send(clients[0].get(), kJunk, sizeof kJunk, MSG_NOSIGNAL), 0);
+  FrameReader bad_reader(1024);
+  EXPECT_EQ(RecvFrame(servers[0].get(), bad_reader, kWait).status().code(),
+            PMIX_ERR_UNPACK_FAILURE);
+  servers[0].Reset();  // the server closes that connection only
+  ExchangeFrames(clients[1].get(), servers[1].get());
+}
+
+}  // namespace
+}  // namespace pmix::ptl::test
