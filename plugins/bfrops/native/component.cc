@@ -1,22 +1,11 @@
 // The native bfrops component: always available, priority 50.
 #include "pmix/mca/mca.h"
+#include "plugins/common/constant_component.h"
 #include "plugins/bfrops/native/native_module.h"
 
 namespace {
 
-// The codec has no parameters and no state: open and close do nothing.
-pmix_status_t Open(const pmix_mca_services_t*, const pmix_mca_param_value_t*, void** context) {
-  *context = nullptr;
-  return PMIX_SUCCESS;
-}
-
-pmix_status_t Query(void*, const void** module, int* priority) {
-  *module = &pmix::bfrops::native::kModule;
-  *priority = 50;
-  return PMIX_SUCCESS;
-}
-
-void Close(void*) {}
+using Component = pmix::plugins::ConstantComponent<&pmix::bfrops::native::kModule, 50>;
 
 }  // namespace
 
@@ -34,8 +23,6 @@ PMIX_MCA_COMPONENT_EXPORT pmix_mca_component_t pmix_mca_bfrops_native_component 
     50,
     nullptr,
     0,
-    &Open,
-    &Query,
-    &Close,
+    Component::Open, Component::Query, Component::Close,
 };
 }  // extern "C"

@@ -1,22 +1,12 @@
 // The hash gds component: descriptor (no parameters besides priority).
 #include "pmix/mca/gds.h"
 #include "pmix/mca/mca.h"
+#include "plugins/common/constant_component.h"
 #include "plugins/gds/hash/hash_module.h"
 
 namespace {
 
-pmix_status_t Open(const pmix_mca_services_t*, const pmix_mca_param_value_t*, void** context) {
-  *context = nullptr;
-  return PMIX_SUCCESS;
-}
-
-pmix_status_t Query(void*, const void** module, int* priority) {
-  *module = &pmix::gds::hash::kModule;
-  *priority = pmix::gds::hash::kPriority;
-  return PMIX_SUCCESS;
-}
-
-void Close(void*) {}
+using Component = pmix::plugins::ConstantComponent<&pmix::gds::hash::kModule, pmix::gds::hash::kPriority>;
 
 }  // namespace
 
@@ -26,6 +16,6 @@ PMIX_MCA_COMPONENT_EXPORT pmix_mca_component_t pmix_mca_gds_hash_component = {
     "gds", PMIX_GDS_INTERFACE_MAJOR, PMIX_GDS_INTERFACE_MINOR,
     "hash", 1, 0, 0,
     pmix::gds::hash::kPriority, nullptr, 0,
-    Open, Query, Close,
+    Component::Open, Component::Query, Component::Close,
 };
 }  // extern "C"

@@ -1,22 +1,12 @@
 // The compress preg component: descriptor (no parameters besides priority).
 #include "pmix/mca/mca.h"
+#include "plugins/common/constant_component.h"
 #include "pmix/mca/preg.h"
 #include "plugins/preg/compress/compress_module.h"
 
 namespace {
 
-pmix_status_t Open(const pmix_mca_services_t*, const pmix_mca_param_value_t*, void** context) {
-  *context = nullptr;
-  return PMIX_SUCCESS;
-}
-
-pmix_status_t Query(void*, const void** module, int* priority) {
-  *module = &pmix::preg::compress::kModule;
-  *priority = 20;
-  return PMIX_SUCCESS;
-}
-
-void Close(void*) {}
+using Component = pmix::plugins::ConstantComponent<&pmix::preg::compress::kModule, 20>;
 
 }  // namespace
 
@@ -26,6 +16,6 @@ PMIX_MCA_COMPONENT_EXPORT pmix_mca_component_t pmix_mca_preg_compress_component 
     "preg", PMIX_PREG_INTERFACE_MAJOR, PMIX_PREG_INTERFACE_MINOR,
     "compress", 1, 0, 0,
     20, nullptr, 0,
-    Open, Query, Close,
+    Component::Open, Component::Query, Component::Close,
 };
 }  // extern "C"

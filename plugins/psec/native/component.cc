@@ -6,24 +6,12 @@
 // the handshake then names another module (munge) for that connection.
 #include "plugins/psec/native/native_module.h"
 #include "pmix/mca/mca.h"
+#include "plugins/common/constant_component.h"
 #include "pmix/mca/psec.h"
 
 namespace {
 
-pmix_status_t Open(const pmix_mca_services_t* services, const pmix_mca_param_value_t*,
-                   void** context) {
-  pmix::psec::native::Configure(services);
-  *context = nullptr;
-  return PMIX_SUCCESS;
-}
-
-pmix_status_t Query(void*, const void** module, int* priority) {
-  *module = &pmix::psec::native::kModule;
-  *priority = 100;
-  return PMIX_SUCCESS;
-}
-
-void Close(void*) { pmix::psec::native::Configure(nullptr); }
+using Component = pmix::plugins::ConstantComponent<&pmix::psec::native::kModule, 100, &pmix::psec::native::Configure>;
 
 }  // namespace
 
@@ -34,7 +22,7 @@ PMIX_MCA_COMPONENT_EXPORT pmix_mca_component_t pmix_mca_psec_native_component = 
     "psec", PMIX_PSEC_INTERFACE_MAJOR, PMIX_PSEC_INTERFACE_MINOR,
     "native", 1, 0, 0,
     100, nullptr, 0,
-    Open, Query, Close,
+    Component::Open, Component::Query, Component::Close,
 };
 }  // extern "C"
 // clang-format on

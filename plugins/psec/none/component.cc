@@ -2,22 +2,12 @@
 // Priority 0 so that any component that checks something comes first.
 #include "plugins/psec/none/none_module.h"
 #include "pmix/mca/mca.h"
+#include "plugins/common/constant_component.h"
 #include "pmix/mca/psec.h"
 
 namespace {
 
-pmix_status_t Open(const pmix_mca_services_t*, const pmix_mca_param_value_t*, void** context) {
-  *context = nullptr;
-  return PMIX_SUCCESS;
-}
-
-pmix_status_t Query(void*, const void** module, int* priority) {
-  *module = &pmix::psec::none::kModule;
-  *priority = 0;
-  return PMIX_SUCCESS;
-}
-
-void Close(void*) {}
+using Component = pmix::plugins::ConstantComponent<&pmix::psec::none::kModule, 0>;
 
 }  // namespace
 
@@ -28,7 +18,7 @@ PMIX_MCA_COMPONENT_EXPORT pmix_mca_component_t pmix_mca_psec_none_component = {
     "psec", PMIX_PSEC_INTERFACE_MAJOR, PMIX_PSEC_INTERFACE_MINOR,
     "none", 1, 0, 0,
     0, nullptr, 0,
-    Open, Query, Close,
+    Component::Open, Component::Query, Component::Close,
 };
 }  // extern "C"
 // clang-format on
