@@ -8,11 +8,6 @@
 // Parameters are unused by design in these placeholders.
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_Abort(int status, const char msg[], pmix_proc_t procs[], size_t nprocs) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
 // issue 5 or later (whatever the hosts need first)
 extern "C" pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t directive, pmix_info_t *info, size_t ninfo, pmix_info_t **results, size_t *nresults) {
   return PMIX_ERR_NOT_SUPPORTED;
@@ -100,11 +95,6 @@ extern "C" pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs, co
 
 // issue 4 (client/server core)
 extern "C" pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_Finalize(const pmix_info_t info[], size_t ninfo) {
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
@@ -203,11 +193,6 @@ extern "C" pmix_status_t PMIx_IOF_push(const pmix_proc_t targets[], size_t ntarg
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
 // issue 5 or later (whatever the hosts need first)
 extern "C" pmix_status_t PMIx_Job_control(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[], size_t ndirs, pmix_info_t **results, size_t *nresults) {
   return PMIX_ERR_NOT_SUPPORTED;
@@ -261,11 +246,6 @@ extern "C" pmix_status_t PMIx_Process_monitor(const pmix_info_t *monitor, pmix_s
 // issue 5 or later (whatever the hosts need first)
 extern "C" pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor, pmix_status_t error, const pmix_info_t directives[], size_t ndirs, pmix_info_cbfunc_t cbfunc, void *cbdata) {
   return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 4 (client/server core)
-extern "C" void PMIx_Progress(void) {
-  // Nothing to do until this function is implemented.
 }
 
 // issue 5 or later (whatever the hosts need first)
@@ -374,27 +354,12 @@ extern "C" pmix_status_t PMIx_server_deliver_inventory(pmix_info_t info[], size_
 }
 
 // issue 4 (client/server core)
-extern "C" void PMIx_server_deregister_client(const pmix_proc_t *proc, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  if (cbfunc != nullptr) cbfunc(PMIX_ERR_NOT_SUPPORTED, cbdata);
-}
-
-// issue 4 (client/server core)
-extern "C" void PMIx_server_deregister_nspace(const pmix_nspace_t nspace, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  if (cbfunc != nullptr) cbfunc(PMIX_ERR_NOT_SUPPORTED, cbdata);
-}
-
-// issue 4 (client/server core)
 extern "C" pmix_status_t PMIx_server_deregister_resources(pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
 // issue 4 (client/server core)
 extern "C" pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc, pmix_dmodex_response_fn_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_server_finalize(void) {
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
@@ -409,32 +374,12 @@ extern "C" pmix_status_t PMIx_server_generate_locality_string(const pmix_cpuset_
 }
 
 // issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_info_t info[], size_t ninfo) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_server_register_client(const pmix_proc_t *proc, uid_t uid, gid_t gid, void *server_object, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t nspace, int nlocalprocs, pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 4 (client/server core)
 extern "C" pmix_status_t PMIx_server_register_resources(pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
 // issue 5 or later (whatever the hosts need first)
 extern "C" pmix_status_t PMIx_server_setup_application(const pmix_nspace_t nspace, pmix_info_t info[], size_t ninfo, pmix_setup_application_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env) {
   return PMIX_ERR_NOT_SUPPORTED;
 }
 

@@ -1,6 +1,6 @@
 # src/runtime: library init/finalize, version, progress.
 src_libpmix_core_la_SOURCES += src/runtime/version.cc
-src_libpmix_core_la_SOURCES += src/runtime/state.h
+src_libpmix_core_la_SOURCES += src/runtime/state.h src/runtime/context.cc src/runtime/context.h
 # The progress engine (one libevent loop per process, DESIGN §5).
 src_libpmix_core_la_SOURCES += \
 	src/runtime/progress.cc src/runtime/progress.h \

@@ -77,6 +77,7 @@ struct Where {
 
 class Store {
  public:
+  Store() = default;  // an empty handle (no module): Create() makes a usable one
   // A new store of module (info: module options).
   static Result<Store> Create(const pmix_gds_module_t* module,
                               std::span<const pmix_info_t> info = {});

@@ -1,0 +1,22 @@
+# bench: the client/server benchmark (bench/README.md). Built with the
+# library against the in-tree headers (which keeps it compiling on ours);
+# not installed and not part of `make check`: tests never assert timings.
+noinst_PROGRAMS = bench/pmix_bench
+bench_pmix_bench_SOURCES = \
+	bench/pmix_bench.c bench/bench.h \
+	bench/bench_client.c \
+	bench/bench_host.c \
+	bench/bench_host_job.c bench/bench_host_job.h \
+	bench/bench_host_module.c bench/bench_host_module.h
+bench_pmix_bench_CFLAGS = $(AM_CFLAGS) -pedantic
+bench_pmix_bench_LDADD = src/libpmix.la -lm
+bench_pmix_bench_LDFLAGS = -pthread
+EXTRA_DIST += bench/run_bench.sh bench/README.md
+
+# `make bench`: OpenPMIx vs this build's library, side by side. The script
+# builds its own copy of the program against the reference headers.
+# Extra options go in BENCH_ARGS, e.g. make bench BENCH_ARGS='-n "2 8" --iters 200'.
+bench: src/libpmix.la $(pmixcomponent_LTLIBRARIES)
+	$(SHELL) $(top_srcdir)/bench/run_bench.sh --ours $(abs_top_builddir)/src/.libs \
+		--components '$(PMIXX_COMPONENT_PATH)' $(BENCH_ARGS)
+.PHONY: bench

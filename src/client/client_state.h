@@ -1,0 +1,64 @@
+// The client library's state (PMIx_Init .. PMIx_Finalize).
+//
+// Threads: the connection and the cache belong to the progress thread
+// (DESIGN §5); API calls post closures that use them (runtime::CallBlocking
+// for the blocking forms). Immutable after init (safe on any thread while
+// initialised): myproc, server identity, hostname.
+//
+// Per-operation code lives in its own file (client_fence.cc, client_get.cc,
+// client_put.cc, client_events.cc) and uses Client through this header.
+#ifndef PMIXX_SRC_CLIENT_CLIENT_STATE_H
+#define PMIXX_SRC_CLIENT_CLIENT_STATE_H
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "mca/gds/base/gds_base.h"
+#include "pmix.h"
+#include "src/runtime/progress.h"
+#include "src/wire/connection.h"
+#include "src/wire/protocol.h"
+
+namespace pmix::client {
+
+struct Client {
+  pmix_proc_t myproc{};
+  pmix_proc_t server{};       // the server's identity (from the welcome)
+  std::string hostname;       // the node (the server's PMIX_HOSTNAME)
+  std::shared_ptr<wire::Connection> conn;  // nullptr after the server was lost
+  gds::Store cache;           // job data from the welcome + data fetched/collected
+  bool singleton = false;     // no server: PMIx_Init without PMIX_NAMESPACE etc.
+  bool finalizing = false;    // PMIx_Finalize is tearing down: no lost-server event
+
+  // Sends a request on the progress thread; on_reply gets the reply body
+  // reader or PMIX_ERR_LOST_CONNECTION / PMIX_ERR_UNREACH (no server).
+  void Request(wire::Msg type, const wire::Bytes& body,
+               std::function<void(Status, wire::Reader&)> on_reply);
+  // One-way message; PMIX_ERR_UNREACH without a server.
+  Status Send(wire::Msg type, const wire::Bytes& body);
+  const pmix_bfrops_module_t* codec() const;
+};
+
+// Progress thread only: the initialised client, or nullptr.
+Client* CurrentClient();
+// Any thread: true between a successful PMIx_Init and the last PMIx_Finalize.
+bool ClientInitialized();
+// Any thread while initialised: this process's name.
+const pmix_proc_t& MyProc();
+
+// Posts fn to the progress thread with the client; if the client is gone
+// by then (or was never initialised) fn is not run and `gone` is called
+// with PMIX_ERR_INIT instead (both on the progress thread).
+void PostToClient(std::function<void(Client&)> fn, std::function<void(Status)> gone);
+
+// Message handlers for unsolicited frames from the server.
+void HandleEvent(Client& client, ptl::Frame&& frame);  // client_events.cc
+// The server connection was lost (PMIX_ERR_LOST_CONNECTION event etc.).
+void EventsOnServerLost(Client& client);               // client_events.cc
+// PMIx_Finalize: drop pending state before the connection closes.
+void PutShutdown(Client& client);                      // client_put.cc
+
+}  // namespace pmix::client
+
+#endif  // PMIXX_SRC_CLIENT_CLIENT_STATE_H

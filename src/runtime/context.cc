@@ -1,0 +1,77 @@
+#include "src/runtime/context.h"
+
+#include <memory>
+#include <mutex>
+
+namespace pmix::runtime {
+namespace {
+
+struct Shared {
+  std::mutex mu;
+  int count = 0;
+  std::unique_ptr<ProgressEngine> engine;
+  ProgressEngine::Mode mode = ProgressEngine::Mode::kThread;
+};
+
+Shared& State() {
+  static Shared* shared = new Shared;  // never destroyed: used until exit
+  return *shared;
+}
+
+}  // namespace
+
+Status AcquireEngine(ProgressEngine::Mode mode) {
+  Shared& s = State();
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (s.count == 0) {
+    auto engine = std::make_unique<ProgressEngine>();
+    PMIX_RETURN_IF_ERROR(engine->Start(mode));
+    s.engine = std::move(engine);
+    s.mode = mode;
+  }
+  ++s.count;
+  return Status();
+}
+
+Status ReleaseEngine() {
+  Shared& s = State();
+  std::unique_ptr<ProgressEngine> stopping;
+  {
+    std::lock_guard<std::mutex> lock(s.mu);
+    if (s.count == 0) return PMIX_ERR_INIT;
+    if (s.engine->IsProgressThread()) return PMIX_ERR_WOULD_BLOCK;
+    if (--s.count > 0) return Status();
+    stopping = std::move(s.engine);
+  }
+  stopping->Stop();
+  return Status();
+}
+
+ProgressEngine* Engine() {
+  Shared& s = State();
+  std::lock_guard<std::mutex> lock(s.mu);
+  return s.engine.get();
+}
+
+void WaitDriving(const std::function<bool(std::chrono::milliseconds)>& wait_for) {
+  ProgressEngine* engine = Engine();
+  bool external = false;
+  {
+    Shared& s = State();
+    std::lock_guard<std::mutex> lock(s.mu);
+    external = s.engine != nullptr && s.mode == ProgressEngine::Mode::kExternal;
+  }
+  if (!external) {
+    while (!wait_for(std::chrono::milliseconds(1000))) {
+    }
+    return;
+  }
+  // External progress: nobody else runs the loop, so the waiter does.
+  while (!wait_for(std::chrono::milliseconds(0))) {
+    if (engine->RunOnce() == 0) {
+      if (wait_for(std::chrono::milliseconds(1))) return;
+    }
+  }
+}
+
+}  // namespace pmix::runtime

@@ -1,0 +1,221 @@
+// The server library's life cycle: PMIx_server_init / PMIx_server_finalize,
+// the listeners, accepting connections, the hello (security, codec), and
+// routing each peer's messages to the per-operation handlers.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "mca/bfrops/base/bfrops_base.h"
+#include "mca/psec/base/psec_base.h"
+#include "pmix_server.h"
+#include "src/common/api_guard.h"
+#include "src/common/info_lookup.h"
+#include "src/common/output.h"
+#include "src/runtime/context.h"
+#include "src/runtime/state.h"
+#include "src/server/server_internal.h"
+#include "src/wire/protocol.h"
+
+namespace pmix::server {
+namespace {
+
+Server* g_server = nullptr;  // progress thread only
+
+// The server-wide directives of PMIx_server_init.
+Status Configure(Server& s, std::span<const pmix_info_t> info) {
+  s.hostname = InfoString(info, PMIX_HOSTNAME).value_or("");
+  if (s.hostname.empty()) {
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    s.hostname = host;
+  }
+  std::string nspace = InfoString(info, PMIX_SERVER_NSPACE)
+                           .value_or("pmixx-server." + s.hostname + "." + std::to_string(::getpid()));
+  if (nspace.size() > PMIX_MAX_NSLEN) return PMIX_ERR_BAD_PARAM;
+  PMIx_Load_procid(&s.myproc, nspace.c_str(), InfoU32(info, PMIX_SERVER_RANK).value_or(0));
+  s.uid = ::geteuid();
+  s.gid = ::getegid();
+  s.system_tmpdir = InfoString(info, PMIX_SYSTEM_TMPDIR).value_or("");
+  if (s.system_tmpdir.empty()) {
+    const char* tmp = std::getenv("TMPDIR");
+    s.system_tmpdir = (tmp != nullptr && *tmp == '/') ? tmp : "/tmp";
+  }
+  s.tmpdir = InfoString(info, PMIX_SERVER_TMPDIR).value_or("");
+  if (s.tmpdir.empty()) {
+    std::string pattern = s.system_tmpdir + "/pmixx-server.XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) return PMIX_ERR_NO_PERMISSIONS;
+    s.tmpdir = pattern;
+    s.own_tmpdir = true;
+  }
+  return Status();
+}
+
+void AcceptPending(Server& s, size_t index);
+
+Status StartListening(Server& s, std::span<const pmix_info_t> info) {
+  wire::Infos directives;
+  for (const auto& i : info) {
+    if (std::strncmp(i.key, PMIX_SERVER_TMPDIR, PMIX_MAX_KEYLEN) != 0)
+      PMIX_RETURN_IF_ERROR(directives.Append(i));
+  }
+  PMIX_RETURN_IF_ERROR(directives.Add(PMIX_SERVER_TMPDIR, s.tmpdir.c_str(), PMIX_STRING));
+  auto listeners = ptl::Listen(directives.view());
+  if (!listeners.ok()) return listeners.status();
+  s.listeners = std::move(*listeners);
+  runtime::ProgressEngine* engine = runtime::Engine();
+  for (size_t i = 0; i < s.listeners.size(); ++i) {
+    auto watch = engine->WatchFd(s.listeners[i].fd(), false, [i](bool, bool) {
+      if (g_server != nullptr) AcceptPending(*g_server, i);
+    });
+    if (watch == nullptr) return PMIX_ERR_OUT_OF_RESOURCE;
+    s.listen_watches.push_back(std::move(watch));
+  }
+  return Status();
+}
+
+void AcceptPending(Server& s, size_t index) {
+  for (int n = 0; n < 64; ++n) {
+    auto fd = ptl::Accept(s.listeners[index]);
+    if (!fd.ok()) return;  // WOULD_BLOCK, or an error that only concerns that socket
+    auto max = ptl::MaxMsgSize();
+    auto conn = wire::Connection::Create(*runtime::Engine(), std::move(*fd),
+                                         ptl::FrameReader(max.ok() ? *max : ptl::kDefaultMaxMsgSize),
+                                         nullptr);
+    std::weak_ptr<wire::Connection> weak = conn;
+    Status started = conn->Start(
+        [weak](ptl::Frame&& frame) {
+          auto c = weak.lock();
+          if (c && g_server != nullptr) OnHello(*g_server, c, std::move(frame));
+        },
+        [weak](Status) {
+          auto c = weak.lock();
+          if (c && g_server != nullptr) g_server->greeting.erase(c);
+        });
+    if (started.ok()) s.greeting.insert(conn);
+  }
+}
+
+void ShutDown(Server& s) {
+  s.listen_watches.clear();
+  FenceShutdown(s);
+  GetShutdown(s);
+  EventsShutdown(s);
+  auto peers = s.peers;
+  for (const auto& peer : peers) {
+    peer->finalized = true;  // no client_finalized upcall during shutdown
+    peer->conn->Close(PMIX_ERR_INIT);
+  }
+  auto greeting = s.greeting;
+  for (const auto& c : greeting) c->Close(PMIX_ERR_INIT);
+  s.listeners.clear();
+  if (s.own_tmpdir) ::rmdir(s.tmpdir.c_str());
+}
+
+std::atomic<bool> g_initialized{false};
+
+}  // namespace
+
+Server* CurrentServer() { return g_server; }
+
+bool Namespace::IsLocal(pmix_rank_t rank) const {
+  if (clients.count(rank) != 0) return true;
+  for (pmix_rank_t r : summary.local_ranks) {
+    if (r == rank) return true;
+  }
+  return false;
+}
+
+Namespace* Server::FindNamespace(std::string_view nspace) {
+  auto it = nspaces.find(nspace);
+  return it == nspaces.end() ? nullptr : &it->second;
+}
+
+PeerPtr Server::FindPeer(const pmix_proc_t& proc) {
+  Namespace* ns = FindNamespace(proc.nspace);
+  if (ns == nullptr) return nullptr;
+  auto it = ns->clients.find(proc.rank);
+  return it == ns->clients.end() ? nullptr : it->second.peer;
+}
+
+void PostToServer(std::function<void(Server&)> fn) {
+  runtime::ProgressEngine* engine = runtime::Engine();
+  if (engine == nullptr) return;
+  engine->Post([fn = std::move(fn)] {
+    if (g_server != nullptr) fn(*g_server);
+  }).ok();
+}
+
+bool ServerInitialized() { return g_initialized.load(); }
+
+Status InitOnProgress(const pmix_server_module_t* module, std::span<const pmix_info_t> info) {
+  auto s = std::make_unique<Server>();
+  if (module != nullptr) s->module = *module;
+  PMIX_RETURN_IF_ERROR(Configure(*s, info));
+  auto gds_module = gds::Default();
+  if (!gds_module.ok()) return gds_module.status();
+  auto store = gds::Store::Create(*gds_module);
+  if (!store.ok()) return store.status();
+  s->store = std::move(*store);
+  Status listening = StartListening(*s, info);
+  if (!listening.ok()) {
+    if (s->own_tmpdir) ::rmdir(s->tmpdir.c_str());
+    return listening;
+  }
+  g_server = s.release();
+  return Status();
+}
+
+}  // namespace pmix::server
+
+using pmix::Status;
+namespace server = pmix::server;
+namespace runtime = pmix::runtime;
+
+extern "C" pmix_status_t PMIx_server_init(pmix_server_module_t* module, pmix_info_t info[],
+                                          size_t ninfo) {
+  return pmix::ApiGuard("PMIx_server_init", [&]() -> Status {
+    auto& count = runtime::InitCount(runtime::Role::kServer);
+    if (count.load() > 0) {
+      ++count;
+      return Status();
+    }
+    auto directives = pmix::InfoSpan(info, ninfo);
+    bool external = pmix::InfoFlag(directives, PMIX_EXTERNAL_PROGRESS);
+    PMIX_RETURN_IF_ERROR(runtime::AcquireEngine(external ? runtime::ProgressEngine::Mode::kExternal
+                                                         : runtime::ProgressEngine::Mode::kThread));
+    auto rc = runtime::CallBlocking<pmix_status_t>([module, directives](std::function<void(pmix_status_t)> done) {
+      done(server::InitOnProgress(module, directives).code());
+    });
+    Status status = rc.ok() ? *rc : rc.status();
+    if (!status.ok()) {
+      runtime::ReleaseEngine().ok();
+      return status;
+    }
+    server::g_initialized.store(true);
+    ++count;
+    return Status();
+  });
+}
+
+extern "C" pmix_status_t PMIx_server_finalize(void) {
+  return pmix::ApiGuard("PMIx_server_finalize", [&]() -> Status {
+    auto& count = runtime::InitCount(runtime::Role::kServer);
+    if (count.load() <= 0) return PMIX_ERR_INIT;
+    runtime::ProgressEngine* engine = runtime::Engine();
+    if (engine != nullptr && !engine->BlockingAllowed()) return PMIX_ERR_WOULD_BLOCK;
+    if (--count > 0) return Status();
+    auto rc = runtime::CallBlocking<int>([](std::function<void(int)> done) {
+      if (server::g_server != nullptr) {
+        server::ShutDown(*server::g_server);
+        delete server::g_server;
+        server::g_server = nullptr;
+      }
+      done(0);
+    });
+    server::g_initialized.store(false);
+    runtime::ReleaseEngine().ok();
+    return rc.ok() ? Status() : rc.status();
+  });
+}

@@ -1,0 +1,25 @@
+// Internal entry points between the server core's files (server.cc,
+// server_peers.cc, server_registry.cc). Progress thread only, except
+// ServerInitialized.
+#ifndef PMIXX_SRC_SERVER_SERVER_INTERNAL_H
+#define PMIXX_SRC_SERVER_SERVER_INTERNAL_H
+
+#include <memory>
+#include <span>
+
+#include "src/server/server_state.h"
+
+namespace pmix::server {
+
+// Any thread: between a successful PMIx_server_init and the last finalize.
+bool ServerInitialized();
+
+// The first frame of an accepted connection: the peer's hello.
+void OnHello(Server& server, const std::shared_ptr<wire::Connection>& conn, ptl::Frame&& frame);
+
+// A reply body that is only a status.
+wire::Bytes StatusBody(const pmix_bfrops_module_t* codec, pmix_status_t status);
+
+}  // namespace pmix::server
+
+#endif  // PMIXX_SRC_SERVER_SERVER_INTERNAL_H

@@ -1,0 +1,213 @@
+// What the host tells the server about its jobs: namespaces (with their
+// job information), clients, and the environment a client is forked with.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "mca/psec/base/psec_base.h"
+#include "pmix_server.h"
+#include "pmix_version.h"
+#include "src/common/api_guard.h"
+#include "src/common/info_lookup.h"
+#include "src/runtime/context.h"
+#include "src/server/server_internal.h"
+
+namespace pmix::server {
+namespace {
+
+bool ValidNspace(const char* nspace) {
+  return nspace != nullptr && nspace[0] != '\0' && ::strnlen(nspace, PMIX_MAX_NSLEN + 1) <= PMIX_MAX_NSLEN;
+}
+
+Status RegisterNamespace(Server& s, const std::string& name, int nlocalprocs,
+                         std::span<const pmix_info_t> info) {
+  jobinfo::Context ctx{s.hostname};
+  auto summary = jobinfo::Ingest(s.store, name, nlocalprocs, info, ctx);
+  if (!summary.ok()) return summary.status();
+  Namespace& ns = s.nspaces[name];
+  ns.name = name;
+  ns.nlocalprocs = nlocalprocs;
+  ns.summary = std::move(*summary);
+  // A re-registration adds to what the clients receive.
+  for (const auto& i : info) PMIX_RETURN_IF_ERROR(ns.registration.Append(i));
+  return Status();
+}
+
+void DeregisterNamespace(Server& s, const std::string& name) {
+  Namespace* ns = s.FindNamespace(name);
+  if (ns == nullptr) return;
+  for (auto& [rank, record] : ns->clients) {
+    if (record.peer != nullptr) {
+      record.peer->finalized = true;
+      record.peer->conn->Close(PMIX_ERR_NOT_FOUND);
+    }
+  }
+  FenceOnNamespaceGone(s, name);
+  GetOnNamespaceGone(s, name);
+  pmix_proc_t all;
+  PMIx_Load_procid(&all, name.c_str(), PMIX_RANK_WILDCARD);
+  s.store.Remove(all).ok();
+  s.nspaces.erase(name);
+}
+
+// Calls an op callback on the progress thread, after the API returned.
+void Complete(pmix_op_cbfunc_t cbfunc, void* cbdata, Status status) {
+  if (cbfunc == nullptr) return;
+  runtime::ProgressEngine* engine = runtime::Engine();
+  if (engine == nullptr || !engine->Post([=] { cbfunc(status.code(), cbdata); }).ok())
+    cbfunc(status.code(), cbdata);
+}
+
+// Runs fn on the progress thread with the server; cbfunc gets its status.
+// Blocking (returns fn's status) when cbfunc is NULL.
+pmix_status_t RunOp(std::function<Status(Server&)> fn, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+  if (!ServerInitialized()) return PMIX_ERR_INIT;
+  if (cbfunc == nullptr) {
+    auto rc = runtime::CallBlocking<pmix_status_t>([fn](std::function<void(pmix_status_t)> done) {
+      Server* s = CurrentServer();
+      done(s == nullptr ? PMIX_ERR_INIT : fn(*s).code());
+    });
+    return rc.ok() ? *rc : rc.status().code();
+  }
+  Status posted = runtime::Engine()->Post([fn, cbfunc, cbdata] {
+    Server* s = CurrentServer();
+    Status status = s == nullptr ? Status(PMIX_ERR_INIT) : fn(*s);
+    cbfunc(status.code(), cbdata);
+  });
+  return posted.code();
+}
+
+}  // namespace
+}  // namespace pmix::server
+
+using pmix::Status;
+namespace server = pmix::server;
+
+extern "C" pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t nspace, int nlocalprocs,
+                                                     pmix_info_t info[], size_t ninfo,
+                                                     pmix_op_cbfunc_t cbfunc, void* cbdata) {
+  return pmix::ApiGuard("PMIx_server_register_nspace", [&]() -> pmix_status_t {
+    if (!server::ValidNspace(nspace) || nlocalprocs < 0 || (info == nullptr && ninfo > 0))
+      return PMIX_ERR_BAD_PARAM;
+    auto copy = pmix::wire::Infos::CopyOf(pmix::InfoSpan(info, ninfo));
+    if (!copy.ok()) return copy.status().code();
+    auto infos = std::make_shared<pmix::wire::Infos>(std::move(*copy));
+    std::string name(nspace);
+    return server::RunOp(
+        [name, nlocalprocs, infos](server::Server& s) {
+          return server::RegisterNamespace(s, name, nlocalprocs, infos->view());
+        },
+        cbfunc, cbdata);
+  });
+}
+
+extern "C" void PMIx_server_deregister_nspace(const pmix_nspace_t nspace, pmix_op_cbfunc_t cbfunc,
+                                              void* cbdata) {
+  pmix::ApiGuardVoid("PMIx_server_deregister_nspace", [&] {
+    if (!server::ValidNspace(nspace)) {
+      server::Complete(cbfunc, cbdata, PMIX_ERR_BAD_PARAM);
+      return;
+    }
+    std::string name(nspace);
+    pmix_status_t rc = server::RunOp(
+        [name](server::Server& s) {
+          server::DeregisterNamespace(s, name);
+          return Status();
+        },
+        cbfunc, cbdata);
+    if (rc != PMIX_SUCCESS && cbfunc != nullptr) server::Complete(cbfunc, cbdata, rc);
+  });
+}
+
+extern "C" pmix_status_t PMIx_server_register_client(const pmix_proc_t* proc, uid_t uid, gid_t gid,
+                                                     void* server_object, pmix_op_cbfunc_t cbfunc,
+                                                     void* cbdata) {
+  return pmix::ApiGuard("PMIx_server_register_client", [&]() -> pmix_status_t {
+    if (proc == nullptr || !server::ValidNspace(proc->nspace) || proc->rank >= PMIX_RANK_VALID)
+      return PMIX_ERR_BAD_PARAM;
+    pmix_proc_t p = *proc;
+    return server::RunOp(
+        [p, uid, gid, server_object](server::Server& s) {
+          server::Namespace& ns = s.nspaces[p.nspace];
+          ns.name = p.nspace;
+          server::ClientRecord& record = ns.clients[p.rank];
+          record.uid = uid;
+          record.gid = gid;
+          record.server_object = server_object;
+          return Status();
+        },
+        cbfunc, cbdata);
+  });
+}
+
+extern "C" void PMIx_server_deregister_client(const pmix_proc_t* proc, pmix_op_cbfunc_t cbfunc,
+                                              void* cbdata) {
+  pmix::ApiGuardVoid("PMIx_server_deregister_client", [&] {
+    if (proc == nullptr || !server::ValidNspace(proc->nspace)) {
+      server::Complete(cbfunc, cbdata, PMIX_ERR_BAD_PARAM);
+      return;
+    }
+    pmix_proc_t p = *proc;
+    pmix_status_t rc = server::RunOp(
+        [p](server::Server& s) {
+          server::Namespace* ns = s.FindNamespace(p.nspace);
+          if (ns == nullptr) return Status(PMIX_ERR_NOT_FOUND);
+          auto it = ns->clients.find(p.rank);
+          if (it == ns->clients.end()) return Status(PMIX_ERR_NOT_FOUND);
+          server::PeerPtr peer = it->second.peer;
+          ns->clients.erase(it);
+          if (peer != nullptr) {
+            peer->finalized = true;
+            peer->conn->Close(PMIX_ERR_NOT_FOUND);
+          }
+          return Status();
+        },
+        cbfunc, cbdata);
+    if (rc != PMIX_SUCCESS && cbfunc != nullptr) server::Complete(cbfunc, cbdata, rc);
+  });
+}
+
+// The environment of a client: who it is, where its server listens, and
+// the server's choices. Values never contain '*', '[' or ']' (Open MPI's
+// singleton path joins them with '*' and brackets).
+extern "C" pmix_status_t PMIx_server_setup_fork(const pmix_proc_t* proc, char*** env) {
+  return pmix::ApiGuard("PMIx_server_setup_fork", [&]() -> pmix_status_t {
+    if (proc == nullptr || env == nullptr || !server::ValidNspace(proc->nspace))
+      return PMIX_ERR_BAD_PARAM;
+    pmix_proc_t p = *proc;
+    using Vars = std::vector<std::pair<std::string, std::string>>;
+    auto vars = pmix::runtime::CallBlocking<pmix::Result<Vars>>(
+        [p](std::function<void(pmix::Result<Vars>)> done) {
+          server::Server* s = server::CurrentServer();
+          if (s == nullptr) return done(Status(PMIX_ERR_INIT));
+          std::string uris;
+          for (const auto& l : s->listeners) uris += (uris.empty() ? "" : ",") + l.uri();
+          auto names = pmix::psec::SelectedNames();
+          std::string modes;
+          if (names.ok()) {
+            for (const auto& n : *names) modes += (modes.empty() ? "" : ",") + n;
+          }
+          Vars v = {{"PMIX_NAMESPACE", p.nspace},
+                    {"PMIX_RANK", std::to_string(p.rank)},
+                    {"PMIX_SERVER_URI", uris},
+                    {"PMIX_SERVER_NSPACE", s->myproc.nspace},
+                    {"PMIX_SERVER_RANK", std::to_string(s->myproc.rank)},
+                    {"PMIX_HOSTNAME", s->hostname},
+                    {"PMIX_VERSION", PMIXX_VERSION},
+                    {"PMIX_SECURITY_MODE", modes},
+                    {"PMIX_GDS_MODULE", s->store.module() != nullptr ? s->store.module()->name : "hash"},
+                    {"PMIX_SERVER_TMPDIR", s->tmpdir},
+                    {"PMIX_SYSTEM_TMPDIR", s->system_tmpdir}};
+          done(std::move(v));
+        });
+    if (!vars.ok()) return vars.status().code();
+    if (!vars->ok()) return vars->status().code();
+    for (const auto& [name, value] : vars->value()) {
+      pmix_status_t rc = PMIx_Setenv(name.c_str(), value.c_str(), true, env);
+      if (rc != PMIX_SUCCESS) return rc;
+    }
+    return PMIX_SUCCESS;
+  });
+}

@@ -1,0 +1,120 @@
+// The server library's state (PMIx_server_init .. PMIx_server_finalize).
+//
+// Threads: every member is owned by the progress thread (DESIGN §5). API
+// functions post closures that touch it; host callbacks (the cbfunc of an
+// upcall, which a host may call from any thread) post back to it first.
+// Server* is valid on the progress thread between init and finalize;
+// CurrentServer() returns nullptr outside that window.
+//
+// Per-operation code lives in its own file (server_fence.cc, server_get.cc,
+// server_events.cc, ...) and is reached through the handler table in
+// server.cc; the hooks at the end of this file are how the core tells those
+// files about connections coming and going and data arriving.
+#ifndef PMIXX_SRC_SERVER_SERVER_STATE_H
+#define PMIXX_SRC_SERVER_SERVER_STATE_H
+
+#include <sys/types.h>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "mca/gds/base/gds_base.h"
+#include "mca/ptl/base/ptl_base.h"
+#include "pmix_server.h"
+#include "src/jobinfo/jobinfo.h"
+#include "src/runtime/progress.h"
+#include "src/wire/connection.h"
+
+namespace pmix::server {
+
+struct Namespace;
+
+// One connected client (or tool), after a successful hello.
+struct Peer {
+  std::shared_ptr<wire::Connection> conn;
+  pmix_proc_t proc{};
+  uid_t uid = 0;
+  gid_t gid = 0;
+  pid_t pid = 0;
+  void* server_object = nullptr;  // what the host gave register_client
+  bool finalized = false;         // sent kFinalize before closing
+  bool is_tool = false;
+  Namespace* ns = nullptr;        // nullptr for tools without a registered nspace
+};
+using PeerPtr = std::shared_ptr<Peer>;
+
+// A client the host registered (PMIx_server_register_client).
+struct ClientRecord {
+  uid_t uid = 0;
+  gid_t gid = 0;
+  void* server_object = nullptr;
+  PeerPtr peer;  // set while it is connected
+};
+
+// A namespace the host registered (PMIx_server_register_nspace).
+struct Namespace {
+  std::string name;
+  int nlocalprocs = 0;
+  wire::Infos registration;     // the host's info array, as given (sent to clients)
+  jobinfo::Summary summary;     // job size, local ranks, nodes, ...
+  std::map<pmix_rank_t, ClientRecord> clients;
+  std::set<pmix_rank_t> committed;  // local ranks that committed at least once
+  bool IsLocal(pmix_rank_t rank) const;
+};
+
+struct Server {
+  pmix_server_module_t module{};  // the host's upcalls (NULL entries: unsupported)
+  pmix_proc_t myproc{};           // PMIX_SERVER_NSPACE / PMIX_SERVER_RANK
+  std::string hostname;           // PMIX_HOSTNAME or gethostname()
+  std::string tmpdir;             // PMIX_SERVER_TMPDIR (or a private one)
+  std::string system_tmpdir;      // PMIX_SYSTEM_TMPDIR
+  bool own_tmpdir = false;        // tmpdir was made by the library (removed at finalize)
+  uid_t uid = 0;
+  gid_t gid = 0;
+  gds::Store store;               // job data + committed data (RFC0009 placement)
+  std::map<std::string, Namespace, std::less<>> nspaces;
+  std::vector<ptl::Listener> listeners;
+  std::vector<std::unique_ptr<runtime::ProgressEngine::FdWatch>> listen_watches;
+  std::set<PeerPtr> peers;        // connected (hello done) peers
+  std::set<std::shared_ptr<wire::Connection>> greeting;  // accepted, hello pending
+  std::set<PeerPtr> admitting;    // hello accepted, waiting for the host's client_connected
+
+  Namespace* FindNamespace(std::string_view nspace);
+  // The connected peer for proc, or nullptr.
+  PeerPtr FindPeer(const pmix_proc_t& proc);
+};
+
+// Progress thread only: the running server, or nullptr.
+Server* CurrentServer();
+
+// Message handlers: one per wire::Msg the server accepts from a peer.
+// `frame` is the request (reply with peer->conn->Reply(frame, body)).
+using Handler = void (*)(Server& server, const PeerPtr& peer, ptl::Frame&& frame);
+void HandleFence(Server& server, const PeerPtr& peer, ptl::Frame&& frame);   // server_fence.cc
+void HandleGet(Server& server, const PeerPtr& peer, ptl::Frame&& frame);     // server_get.cc
+void HandleCommit(Server& server, const PeerPtr& peer, ptl::Frame&& frame);  // server_get.cc
+void HandleNotify(Server& server, const PeerPtr& peer, ptl::Frame&& frame);  // server_events.cc
+
+// Hooks the core calls (each owner implements its own; all on the progress thread).
+// A peer's connection closed (after finalize or not): fail/adjust what it was part of.
+void FenceOnPeerLost(Server& server, const PeerPtr& peer);   // server_fence.cc
+void GetOnPeerLost(Server& server, const PeerPtr& peer);     // server_get.cc
+void EventsOnPeerLost(Server& server, const PeerPtr& peer);  // server_events.cc
+// A namespace is being deregistered: drop what refers to it.
+void FenceOnNamespaceGone(Server& server, const std::string& nspace);
+void GetOnNamespaceGone(Server& server, const std::string& nspace);
+// The server is finalizing: complete everything pending with PMIX_ERR_INIT... and drop it.
+void FenceShutdown(Server& server);
+void GetShutdown(Server& server);
+void EventsShutdown(Server& server);
+
+// Runs `fn` on the progress thread with the server (dropped when it is
+// gone by then). For host callbacks, which may come on any thread.
+void PostToServer(std::function<void(Server&)> fn);
+
+}  // namespace pmix::server
+
+#endif  // PMIXX_SRC_SERVER_SERVER_STATE_H

@@ -1,0 +1,143 @@
+#include "src/wire/connection.h"
+
+#include <sys/socket.h>
+
+#include <cerrno>
+
+#include "src/common/output.h"
+
+namespace pmix::wire {
+
+std::shared_ptr<Connection> Connection::Create(runtime::ProgressEngine& engine, ptl::Fd fd,
+                                               ptl::FrameReader pending,
+                                               const pmix_bfrops_module_t* codec) {
+  return std::shared_ptr<Connection>(
+      new Connection(engine, std::move(fd), std::move(pending), codec));
+}
+
+Connection::Connection(runtime::ProgressEngine& engine, ptl::Fd fd, ptl::FrameReader pending,
+                       const pmix_bfrops_module_t* codec)
+    : engine_(engine), fd_(std::move(fd)), reader_(std::move(pending)), codec_(codec) {}
+
+Connection::~Connection() { watch_.reset(); }
+
+Status Connection::Start(MessageHandler on_message, CloseHandler on_close) {
+  on_message_ = std::move(on_message);
+  on_close_ = std::move(on_close);
+  std::weak_ptr<Connection> weak = weak_from_this();
+  watch_ = engine_.WatchFd(fd_.get(), false, [weak](bool readable, bool writable) {
+    if (auto self = weak.lock()) self->OnReady(readable, writable);
+  });
+  if (watch_ == nullptr) return PMIX_ERR_OUT_OF_RESOURCE;
+  // Frames the handshake already read are delivered on the next turn.
+  return engine_.Post([weak] {
+    if (auto self = weak.lock()) self->Dispatch();
+  });
+}
+
+Status Connection::Send(uint16_t type, uint32_t tag, const Bytes& payload, uint8_t flags) {
+  if (closed_) return PMIX_ERR_LOST_CONNECTION;
+  auto header = ptl::EncodeFrameHeader(flags, type, tag, payload.size());
+  if (!header.ok()) return header.status();
+  Bytes frame(header->begin(), header->end());
+  frame.insert(frame.end(), payload.begin(), payload.end());
+  out_.push_back(std::move(frame));
+  if (out_.size() == 1) WriteSome();  // try at once; the rest waits for POLLOUT
+  return closed_ ? Status(PMIX_ERR_LOST_CONNECTION) : Status();
+}
+
+Status Connection::Request(uint16_t type, const Bytes& payload, ReplyHandler on_reply) {
+  uint32_t tag = next_tag_++;
+  if (next_tag_ == 0) next_tag_ = 1;
+  pending_[tag] = std::move(on_reply);
+  Status sent = Send(type, tag, payload);
+  if (!sent.ok()) pending_.erase(tag);
+  return sent;
+}
+
+void Connection::Close(Status why) {
+  if (closed_) return;
+  closed_ = true;
+  auto self = shared_from_this();  // handlers may drop the last owner
+  watch_.reset();
+  fd_.Reset();
+  out_.clear();
+  auto pending = std::move(pending_);
+  pending_.clear();
+  for (auto& [tag, handler] : pending) handler(PMIX_ERR_LOST_CONNECTION, ptl::Frame{});
+  if (on_close_) {
+    auto handler = std::move(on_close_);
+    handler(why);
+  }
+  on_message_ = nullptr;
+}
+
+void Connection::OnReady(bool readable, bool writable) {
+  auto self = shared_from_this();
+  if (writable && !closed_) WriteSome();
+  if (readable && !closed_) ReadSome();
+}
+
+void Connection::ReadSome() {
+  uint8_t chunk[65536];
+  for (int turns = 0; turns < 16 && !closed_; ++turns) {
+    ssize_t n = ::recv(fd_.get(), chunk, sizeof chunk, MSG_DONTWAIT);
+    if (n > 0) {
+      Status fed = reader_.Feed(std::span<const uint8_t>(chunk, static_cast<size_t>(n)));
+      Dispatch();
+      if (!fed.ok()) {
+        output::Verbose("ptl", 1, "closing a connection after a malformed frame");
+        Close(fed);
+        return;
+      }
+      if (static_cast<size_t>(n) < sizeof chunk) return;
+      continue;
+    }
+    if (n < 0 && (errno == EINTR)) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+    Close(PMIX_ERR_LOST_CONNECTION);  // end of stream or a socket error
+    return;
+  }
+}
+
+void Connection::Dispatch() {
+  while (!closed_) {
+    std::optional<ptl::Frame> frame = reader_.Pop();
+    if (!frame) return;
+    if (frame->flags & kFlagReply) {
+      auto it = pending_.find(frame->tag);
+      if (it == pending_.end()) continue;  // a reply nobody waits for
+      ReplyHandler handler = std::move(it->second);
+      pending_.erase(it);
+      handler(Status(), std::move(*frame));
+    } else if (on_message_) {
+      on_message_(std::move(*frame));
+    }
+  }
+}
+
+void Connection::WriteSome() {
+  while (!out_.empty() && !closed_) {
+    const Bytes& front = out_.front();
+    ssize_t n = ::send(fd_.get(), front.data() + out_offset_, front.size() - out_offset_,
+                       MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    if (n < 0) {
+      Close(PMIX_ERR_LOST_CONNECTION);
+      return;
+    }
+    out_offset_ += static_cast<size_t>(n);
+    if (out_offset_ == front.size()) {
+      out_.pop_front();
+      out_offset_ = 0;
+    }
+  }
+  bool want = !out_.empty();
+  if (want != want_write_ && watch_ != nullptr) {
+    want_write_ = want;
+    watch_->SetWantWrite(want);
+  }
+}
+
+}  // namespace pmix::wire

@@ -1,0 +1,98 @@
+// One established peer connection (client <-> server) on the progress
+// thread: framed messages in both directions, request/reply matching by
+// tag, and a single close notification.
+//
+// Threads: everything here runs on the progress thread (DESIGN §5); create
+// it there, after the handshake (which uses blocking frame I/O).
+//
+// Messages: Send() queues one frame; a reply carries kFlagReply and the
+// request's tag. Request() allocates a tag and calls on_reply exactly once:
+// with the reply frame, or with an error status when the connection closes
+// first (PMIX_ERR_LOST_CONNECTION) -- nothing waits forever on a dead peer.
+// Frames that are not replies go to the message handler. A malformed or
+// oversize frame closes this connection only (frame.h). on_close runs once,
+// after every pending request was failed.
+#ifndef PMIXX_SRC_WIRE_CONNECTION_H
+#define PMIXX_SRC_WIRE_CONNECTION_H
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+
+#include "mca/ptl/base/fd.h"
+#include "mca/ptl/base/frame.h"
+#include "pmix/mca/bfrops.h"
+#include "src/common/status.h"
+#include "src/runtime/progress.h"
+#include "src/wire/buffer.h"
+
+namespace pmix::wire {
+
+inline constexpr uint8_t kFlagReply = 0x01;
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  using MessageHandler = std::function<void(ptl::Frame&& frame)>;
+  using CloseHandler = std::function<void(Status why)>;
+  using ReplyHandler = std::function<void(Status status, ptl::Frame&& reply)>;
+
+  // Takes the connected, non-blocking socket; `pending` holds any bytes the
+  // handshake read beyond its own frames. Codec: what the peers agreed on.
+  static std::shared_ptr<Connection> Create(runtime::ProgressEngine& engine, ptl::Fd fd,
+                                            ptl::FrameReader pending,
+                                            const pmix_bfrops_module_t* codec);
+  ~Connection();
+
+  // Starts reading. PMIX_ERR_OUT_OF_RESOURCE when the fd cannot be watched.
+  Status Start(MessageHandler on_message, CloseHandler on_close);
+
+  // Queues one frame. PMIX_ERR_LOST_CONNECTION once closed.
+  Status Send(uint16_t type, uint32_t tag, const Bytes& payload, uint8_t flags = 0);
+  Status Reply(const ptl::Frame& request, const Bytes& payload) {
+    return Send(request.type, request.tag, payload, kFlagReply);
+  }
+  // Sends a request and routes its reply (or the loss of the peer).
+  Status Request(uint16_t type, const Bytes& payload, ReplyHandler on_reply);
+
+  // Replaces the handlers (e.g. after the hello); progress thread.
+  void SetHandlers(MessageHandler on_message, CloseHandler on_close) {
+    on_message_ = std::move(on_message);
+    on_close_ = std::move(on_close);
+  }
+
+  // Closes now: fails pending requests, then on_close(why). Idempotent.
+  void Close(Status why);
+  bool closed() const { return closed_; }
+  int fd() const { return fd_.get(); }
+  const pmix_bfrops_module_t* codec() const { return codec_; }
+  // The server learns the codec from the peer's hello (first frame).
+  void set_codec(const pmix_bfrops_module_t* codec) { codec_ = codec; }
+
+ private:
+  Connection(runtime::ProgressEngine& engine, ptl::Fd fd, ptl::FrameReader pending,
+             const pmix_bfrops_module_t* codec);
+  void OnReady(bool readable, bool writable);
+  void ReadSome();
+  void Dispatch();
+  void WriteSome();
+
+  runtime::ProgressEngine& engine_;
+  ptl::Fd fd_;
+  ptl::FrameReader reader_;
+  const pmix_bfrops_module_t* codec_;
+  std::unique_ptr<runtime::ProgressEngine::FdWatch> watch_;
+  std::deque<Bytes> out_;
+  size_t out_offset_ = 0;
+  bool want_write_ = false;
+  uint32_t next_tag_ = 1;
+  std::map<uint32_t, ReplyHandler> pending_;
+  MessageHandler on_message_;
+  CloseHandler on_close_;
+  bool closed_ = false;
+};
+
+}  // namespace pmix::wire
+
+#endif  // PMIXX_SRC_WIRE_CONNECTION_H

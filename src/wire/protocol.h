@@ -1,0 +1,81 @@
+// The client/server protocol: message types and the connection hello.
+//
+// Connection setup (DESIGN §5): the client connects through a ptl module
+// and sends kHello, a frame whose payload is a list of byte strings in a
+// codec-independent encoding (Fields below), because the codec is what the
+// hello negotiates. The server answers kHello with Fields too: a status,
+// the codec it will speak (the client's, when it has it) and, packed with
+// that codec, the welcome (message bodies in message_bodies.md order for
+// the role). Every later message body is packed with the agreed codec.
+//
+// A request expects a reply (same type, kFlagReply, same tag); other
+// messages are one-way.
+#ifndef PMIXX_SRC_WIRE_PROTOCOL_H
+#define PMIXX_SRC_WIRE_PROTOCOL_H
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "src/common/status.h"
+#include "src/wire/buffer.h"
+
+namespace pmix::wire {
+
+// The protocol revision, first field of the hello; a server refuses others.
+inline constexpr const char* kProtocol = "pmixx-proto-1";
+
+enum class Msg : uint16_t {
+  kHello = 1,          // client/tool -> server (request)
+  kFinalize = 2,       // request: the client is leaving cleanly
+  kAbort = 3,          // request: status, message, procs
+  kCommit = 4,         // one-way: the data put since the last commit
+  kFence = 5,          // request: procs, directives
+  kGet = 6,            // request: proc, key, directives
+  kNotify = 7,         // request: an event from the client (client -> server)
+  kEvent = 8,          // one-way: an event delivered to a client (server -> client)
+  kGetCredential = 9,  // request
+  kValidateCredential = 10,  // request
+  kJobControl = 11,
+  kQuery = 12,
+  kLog = 13,
+  kPublish = 14,
+  kLookup = 15,
+  kUnpublish = 16,
+  kSpawn = 17,
+  kConnect = 18,
+  kDisconnect = 19,
+  kGroup = 20,
+  kMonitor = 21,
+  kAllocate = 22,
+  kProcessSet = 23,
+  kIof = 24,
+};
+
+// The codec-independent encoding of the hello: u32 count, then per field
+// u32 length + bytes (little-endian). Decoding rejects truncation, excess
+// bytes and more than kMaxHelloFields fields (PMIX_ERR_UNPACK_FAILURE).
+inline constexpr size_t kMaxHelloFields = 64;
+Bytes EncodeFields(const std::vector<std::string>& fields);
+Result<std::vector<std::string>> DecodeFields(std::span<const uint8_t> bytes);
+
+// The hello's fields, in order.
+struct Hello {
+  std::string protocol = kProtocol;
+  std::string version;   // the library's version string
+  std::string role;      // "client" or "tool"
+  std::string codec;     // bfrops codec name the client speaks
+  std::string psec;      // the psec module its credential is from
+  std::string credential;
+  std::string nspace;
+  uint32_t rank = 0;
+  uint32_t pid = 0;
+
+  Bytes Encode() const;
+  static Result<Hello> Decode(std::span<const uint8_t> bytes);
+};
+
+}  // namespace pmix::wire
+
+#endif  // PMIXX_SRC_WIRE_PROTOCOL_H
