@@ -1,3 +1,17 @@
 # src/client: the client library (PMIx_Init, Put/Commit, Fence, Get, ...).
 src_libpmix_core_la_SOURCES += \
-	src/client/client.cc src/client/client_state.h
+	src/client/client.cc src/client/client_state.h \
+	src/client/client_credential.cc
+# PMIx_Fence / PMIx_Fence_nb on the client.
+src_libpmix_core_la_SOURCES += src/client/client_fence.cc
+# Put/Commit/Get (h6).
+src_libpmix_core_la_SOURCES += \
+	src/client/client_put.cc src/client/client_get.cc \
+	src/client/get_rules.cc src/client/get_rules.h
+if HAVE_GTEST
+check_PROGRAMS += test/unit/client/get_rules_tests
+TESTS += test/unit/client/get_rules_tests
+test_unit_client_get_rules_tests_SOURCES = test/unit/client/get_rules_test.cc
+test_unit_client_get_rules_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
+test_unit_client_get_rules_tests_LDFLAGS = -pthread
+endif

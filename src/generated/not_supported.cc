@@ -18,11 +18,6 @@ extern "C" pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t direc
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_Commit(void) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
 // not yet assigned (hwloc/fabric area)
 extern "C" pmix_status_t PMIx_Compute_distances(pmix_topology_t *topo, pmix_cpuset_t *cpuset, pmix_info_t info[], size_t ninfo, pmix_device_distance_t *distances[], size_t *ndist) {
   return PMIX_ERR_NOT_SUPPORTED;
@@ -88,38 +83,8 @@ extern "C" pmix_status_t PMIx_Fabric_update_nb(pmix_fabric_t *fabric, pmix_op_cb
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_Get(const pmix_proc_t *proc, const char key[], const pmix_info_t info[], size_t ninfo, pmix_value_t **val) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
 // not yet assigned (hwloc/fabric area)
 extern "C" pmix_status_t PMIx_Get_cpuset(pmix_cpuset_t *cpuset, pmix_bind_envelope_t ref) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_Get_credential(const pmix_info_t info[], size_t ninfo, pmix_byte_object_t *credential) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_Get_credential_nb(const pmix_info_t info[], size_t ninfo, pmix_credential_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc, const char key[], const pmix_info_t info[], size_t ninfo, pmix_value_cbfunc_t cbfunc, void *cbdata) {
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
@@ -258,11 +223,6 @@ extern "C" pmix_status_t PMIx_Publish_nb(const pmix_info_t info[], size_t ninfo,
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_Put(pmix_scope_t scope, const char key[], pmix_value_t *val) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
 // issue 5 or later (whatever the hosts need first)
 extern "C" pmix_status_t PMIx_Query_info(pmix_query_t queries[], size_t nqueries, pmix_info_t **results, size_t *nresults) {
   return PMIX_ERR_NOT_SUPPORTED;
@@ -303,11 +263,6 @@ extern "C" pmix_status_t PMIx_Spawn_nb(const pmix_info_t job_info[], size_t ninf
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_Store_internal(const pmix_proc_t *proc, const char key[], pmix_value_t *val) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
 // issue 5 or later (whatever the hosts need first)
 extern "C" pmix_status_t PMIx_Unpublish(char **keys, const pmix_info_t info[], size_t ninfo) {
   return PMIX_ERR_NOT_SUPPORTED;
@@ -315,16 +270,6 @@ extern "C" pmix_status_t PMIx_Unpublish(char **keys, const pmix_info_t info[], s
 
 // issue 5 or later (whatever the hosts need first)
 extern "C" pmix_status_t PMIx_Unpublish_nb(char **keys, const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t *cred, const pmix_info_t info[], size_t ninfo, pmix_info_t **results, size_t *nresults) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t *cred, const pmix_info_t info[], size_t ninfo, pmix_validation_cbfunc_t cbfunc, void *cbdata) {
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
@@ -355,11 +300,6 @@ extern "C" pmix_status_t PMIx_server_deliver_inventory(pmix_info_t info[], size_
 
 // issue 4 (client/server core)
 extern "C" pmix_status_t PMIx_server_deregister_resources(pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc, pmix_dmodex_response_fn_t cbfunc, void *cbdata) {
   return PMIX_ERR_NOT_SUPPORTED;
 }
 

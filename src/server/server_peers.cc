@@ -229,6 +229,8 @@ void Dispatch(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
     case wire::Msg::kGet: return HandleGet(s, peer, std::move(frame));
     case wire::Msg::kCommit: return HandleCommit(s, peer, std::move(frame));
     case wire::Msg::kNotify: return HandleNotify(s, peer, std::move(frame));
+    case wire::Msg::kGetCredential: return HandleGetCredential(s, peer, std::move(frame));
+    case wire::Msg::kValidateCredential: return HandleValidateCredential(s, peer, std::move(frame));
     default:
       peer->conn->Reply(frame, StatusBody(peer->conn->codec(), PMIX_ERR_NOT_SUPPORTED)).ok();
   }

@@ -97,6 +97,8 @@ void HandleFence(Server& server, const PeerPtr& peer, ptl::Frame&& frame);   // 
 void HandleGet(Server& server, const PeerPtr& peer, ptl::Frame&& frame);     // server_get.cc
 void HandleCommit(Server& server, const PeerPtr& peer, ptl::Frame&& frame);  // server_get.cc
 void HandleNotify(Server& server, const PeerPtr& peer, ptl::Frame&& frame);  // server_events.cc
+void HandleGetCredential(Server& server, const PeerPtr& peer, ptl::Frame&& frame);  // server_credential.cc
+void HandleValidateCredential(Server& server, const PeerPtr& peer, ptl::Frame&& frame);
 
 // Hooks the core calls (each owner implements its own; all on the progress thread).
 // A peer's connection closed (after finalize or not): fail/adjust what it was part of.
