@@ -38,11 +38,6 @@ extern "C" pmix_status_t PMIx_Connect_nb(const pmix_proc_t procs[], size_t nproc
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
 // issue 5 or later (whatever the hosts need first)
 extern "C" pmix_status_t PMIx_Disconnect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo) {
   return PMIX_ERR_NOT_SUPPORTED;
@@ -193,11 +188,6 @@ extern "C" pmix_status_t PMIx_Lookup_nb(char **keys, const pmix_info_t info[], s
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_Notify_event(pmix_status_t status, const pmix_proc_t *source, pmix_data_range_t range, const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
 // not yet assigned (hwloc/fabric area)
 extern "C" pmix_status_t PMIx_Parse_cpuset_string(const char *cpuset_string, pmix_cpuset_t *cpuset) {
   return PMIX_ERR_NOT_SUPPORTED;
@@ -235,11 +225,6 @@ extern "C" pmix_status_t PMIx_Query_info_nb(pmix_query_t queries[], size_t nquer
 
 // issue 5 or later (whatever the hosts need first)
 extern "C" pmix_status_t PMIx_Register_attributes(char *function, char *attrs[]) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_Register_event_handler(pmix_status_t codes[], size_t ncodes, pmix_info_t info[], size_t ninfo, pmix_notification_fn_t evhdlr, pmix_hdlr_reg_cbfunc_t cbfunc, void *cbdata) {
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
@@ -298,11 +283,6 @@ extern "C" pmix_status_t PMIx_server_deliver_inventory(pmix_info_t info[], size_
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_server_deregister_resources(pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
 // not yet assigned (hwloc/fabric area)
 extern "C" pmix_status_t PMIx_server_generate_cpuset_string(const pmix_cpuset_t *cpuset, char **cpuset_string) {
   return PMIX_ERR_NOT_SUPPORTED;
@@ -310,11 +290,6 @@ extern "C" pmix_status_t PMIx_server_generate_cpuset_string(const pmix_cpuset_t 
 
 // not yet assigned (hwloc/fabric area)
 extern "C" pmix_status_t PMIx_server_generate_locality_string(const pmix_cpuset_t *cpuset, char **locality) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 4 (client/server core)
-extern "C" pmix_status_t PMIx_server_register_resources(pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
   return PMIX_ERR_NOT_SUPPORTED;
 }
 

@@ -23,6 +23,8 @@ namespace {
 
 Server* g_server = nullptr;  // progress thread only
 
+constexpr std::chrono::milliseconds kHelloTimeout{10000};
+
 // The server-wide directives of PMIx_server_init.
 Status Configure(Server& s, std::span<const pmix_info_t> info) {
   s.hostname = InfoString(info, PMIX_HOSTNAME).value_or("");
@@ -93,7 +95,13 @@ void AcceptPending(Server& s, size_t index) {
           auto c = weak.lock();
           if (c && g_server != nullptr) g_server->greeting.erase(c);
         });
-    if (started.ok()) s.greeting.insert(conn);
+    if (!started.ok()) continue;
+    // A peer that connects and says nothing is dropped after a while.
+    auto timer = runtime::Engine()->AddTimer(kHelloTimeout, [weak] {
+      auto c = weak.lock();
+      if (c) c->Close(PMIX_ERR_TIMEOUT);
+    });
+    s.greeting.emplace(conn, std::move(timer));
   }
 }
 
@@ -107,8 +115,13 @@ void ShutDown(Server& s) {
     peer->finalized = true;  // no client_finalized upcall during shutdown
     peer->conn->Close(PMIX_ERR_INIT);
   }
-  auto greeting = s.greeting;
+  std::vector<std::shared_ptr<wire::Connection>> greeting;
+  for (const auto& [c, timer] : s.greeting) greeting.push_back(c);
   for (const auto& c : greeting) c->Close(PMIX_ERR_INIT);
+  s.greeting.clear();
+  auto admitting = s.admitting;
+  for (const auto& peer : admitting) peer->conn->Close(PMIX_ERR_INIT);
+  s.admitting.clear();
   s.listeners.clear();
   if (s.own_tmpdir) ::rmdir(s.tmpdir.c_str());
 }

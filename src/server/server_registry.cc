@@ -21,17 +21,64 @@ bool ValidNspace(const char* nspace) {
   return nspace != nullptr && nspace[0] != '\0' && ::strnlen(nspace, PMIX_MAX_NSLEN + 1) <= PMIX_MAX_NSLEN;
 }
 
+bool HasKey(std::span<const pmix_info_t> info, const pmix_info_t& item) {
+  for (const auto& i : info) {
+    if (PMIX_CHECK_KEY(&i, item.key)) return true;
+  }
+  return false;
+}
+
+// The resources the host registered that `info` does not override (§17.2.5:
+// a namespace's own values win, for that namespace only).
+Result<wire::Infos> ResourcesFor(const Server& s, std::span<const pmix_info_t> info) {
+  wire::Infos out;
+  for (const auto& r : s.resources.view()) {
+    if (!HasKey(info, r)) PMIX_RETURN_IF_ERROR(out.Append(r));
+  }
+  return out;
+}
+
 Status RegisterNamespace(Server& s, const std::string& name, int nlocalprocs,
                          std::span<const pmix_info_t> info) {
+  auto combined = ResourcesFor(s, info);
+  if (!combined.ok()) return combined.status();
+  for (const auto& i : info) PMIX_RETURN_IF_ERROR(combined->Append(i));
   jobinfo::Context ctx{s.hostname};
-  auto summary = jobinfo::Ingest(s.store, name, nlocalprocs, info, ctx);
+  auto summary = jobinfo::Ingest(s.store, name, nlocalprocs, combined->view(), ctx);
   if (!summary.ok()) return summary.status();
   Namespace& ns = s.nspaces[name];
   ns.name = name;
   ns.nlocalprocs = nlocalprocs;
   ns.summary = std::move(*summary);
   // A re-registration adds to what the clients receive.
-  for (const auto& i : info) PMIX_RETURN_IF_ERROR(ns.registration.Append(i));
+  for (const auto& i : combined->view()) PMIX_RETURN_IF_ERROR(ns.registration.Append(i));
+  return Status();
+}
+
+// New resources reach the namespaces already registered too (stored now;
+// their clients that connect later receive them with the registration).
+Status RegisterResources(Server& s, std::span<const pmix_info_t> info) {
+  for (const auto& i : info) PMIX_RETURN_IF_ERROR(s.resources.Append(i));
+  for (auto& [name, ns] : s.nspaces) {
+    wire::Infos added;
+    for (const auto& i : info) {
+      if (!HasKey(ns.registration.view(), i)) PMIX_RETURN_IF_ERROR(added.Append(i));
+    }
+    if (added.size() == 0) continue;
+    auto summary = jobinfo::Ingest(s.store, name, ns.nlocalprocs, added.view(), {s.hostname});
+    if (!summary.ok()) return summary.status();
+    for (const auto& i : added.view()) PMIX_RETURN_IF_ERROR(ns.registration.Append(i));
+  }
+  return Status();
+}
+
+// Forgets resources by key: namespaces registered later do not get them.
+Status DeregisterResources(Server& s, std::span<const pmix_info_t> info) {
+  wire::Infos kept;
+  for (const auto& r : s.resources.view()) {
+    if (!HasKey(info, r)) PMIX_RETURN_IF_ERROR(kept.Append(r));
+  }
+  s.resources = std::move(kept);
   return Status();
 }
 
@@ -166,6 +213,32 @@ extern "C" void PMIx_server_deregister_client(const pmix_proc_t* proc, pmix_op_c
         },
         cbfunc, cbdata);
     if (rc != PMIX_SUCCESS && cbfunc != nullptr) server::Complete(cbfunc, cbdata, rc);
+  });
+}
+
+extern "C" pmix_status_t PMIx_server_register_resources(pmix_info_t info[], size_t ninfo,
+                                                        pmix_op_cbfunc_t cbfunc, void* cbdata) {
+  return pmix::ApiGuard("PMIx_server_register_resources", [&]() -> pmix_status_t {
+    if (info == nullptr && ninfo > 0) return PMIX_ERR_BAD_PARAM;
+    auto copy = pmix::wire::Infos::CopyOf(pmix::InfoSpan(info, ninfo));
+    if (!copy.ok()) return copy.status().code();
+    auto infos = std::make_shared<pmix::wire::Infos>(std::move(*copy));
+    return server::RunOp(
+        [infos](server::Server& s) { return server::RegisterResources(s, infos->view()); }, cbfunc,
+        cbdata);
+  });
+}
+
+extern "C" pmix_status_t PMIx_server_deregister_resources(pmix_info_t info[], size_t ninfo,
+                                                          pmix_op_cbfunc_t cbfunc, void* cbdata) {
+  return pmix::ApiGuard("PMIx_server_deregister_resources", [&]() -> pmix_status_t {
+    if (info == nullptr && ninfo > 0) return PMIX_ERR_BAD_PARAM;
+    auto copy = pmix::wire::Infos::CopyOf(pmix::InfoSpan(info, ninfo));
+    if (!copy.ok()) return copy.status().code();
+    auto infos = std::make_shared<pmix::wire::Infos>(std::move(*copy));
+    return server::RunOp(
+        [infos](server::Server& s) { return server::DeregisterResources(s, infos->view()); }, cbfunc,
+        cbdata);
   });
 }
 

@@ -78,8 +78,12 @@ struct Server {
   std::map<std::string, Namespace, std::less<>> nspaces;
   std::vector<ptl::Listener> listeners;
   std::vector<std::unique_ptr<runtime::ProgressEngine::FdWatch>> listen_watches;
+  wire::Infos resources;          // PMIx_server_register_resources: every job's job-level info
   std::set<PeerPtr> peers;        // connected (hello done) peers
-  std::set<std::shared_ptr<wire::Connection>> greeting;  // accepted, hello pending
+  // Accepted connections whose hello is pending, with the timer that
+  // closes them if it does not come in time.
+  std::map<std::shared_ptr<wire::Connection>, std::unique_ptr<runtime::ProgressEngine::Timer>>
+      greeting;
   std::set<PeerPtr> admitting;    // hello accepted, waiting for the host's client_connected
 
   Namespace* FindNamespace(std::string_view nspace);

@@ -1,0 +1,203 @@
+// Direct modex, both directions (standard §5.3, §6.2, §17.2.x):
+//  - a client's get for a process this server does not host goes to the
+//    host's direct_modex upcall; the host's answer (a blob of wire
+//    ProcData records, proc_data.h) goes into the store, then the held
+//    requests for that process are answered from it;
+//  - PMIx_server_dmodex_request: the host asks for a local process's data
+//    on behalf of another node; answered once the process has committed.
+#include <cstring>
+#include <memory>
+
+#include "src/client/get_rules.h"
+#include "src/common/api_guard.h"
+#include "src/common/output.h"
+#include "src/runtime/context.h"
+#include "src/server/server_get.h"
+#include "src/server/server_internal.h"
+
+namespace pmix::server::get {
+namespace {
+
+// What a direct_modex upcall keeps alive until its callback.
+struct HostCall {
+  pmix_proc_t target{};
+  wire::Infos infos;
+};
+
+std::pair<std::string, pmix_rank_t> Key(const pmix_proc_t& p) { return {p.nspace, p.rank}; }
+
+void StoreHostData(Server& s, std::span<const uint8_t> blob) {
+  auto records = wire::DecodeProcDataBlob(blob);
+  if (!records.ok()) {
+    output::Error("server", "direct modex: the host's data is malformed (%d)",
+                  records.status().code());
+    return;
+  }
+  for (const auto& rec : *records) {
+    // Our own registration of a job is authoritative for its job data
+    // (it holds this node's view: local peers etc.).
+    if (rec.proc.rank == PMIX_RANK_WILDCARD && s.FindNamespace(rec.proc.nspace) != nullptr) continue;
+    Status stored = wire::StoreProcData(s.store, rec, PMIX_GLOBAL);
+    if (!stored.ok())
+      output::Error("server", "direct modex: data of %s:%u not stored (%d)", rec.proc.nspace,
+                    rec.proc.rank, stored.code());
+  }
+}
+
+// Answers every request waiting on the host for target.
+void FinishHostWait(Server& s, const pmix_proc_t& target, pmix_status_t status) {
+  auto& held = GetState().held;
+  for (auto it = held.begin(); it != held.end();) {
+    const Request& req = it->second.req;
+    if (it->second.wait != Wait::kHost || !SameProc(req.target, target)) {
+      ++it;
+      continue;
+    }
+    bool job = getrules::IsReservedKey(req.key) || req.target.rank == PMIX_RANK_WILDCARD;
+    if (status != PMIX_SUCCESS) {
+      ReplyStatus(req, status);
+    } else if (job) {
+      ReplyData(s, req, req.target.rank < PMIX_RANK_VALID ? req.target.rank : PMIX_RANK_UNDEF);
+    } else if (!TryAnswer(s, req)) {
+      ReplyStatus(req, PMIX_ERR_NOT_FOUND);
+    }
+    it = held.erase(it);
+  }
+}
+
+void OnHostData(Server& s, const pmix_proc_t& target, pmix_status_t status, const wire::Bytes& blob) {
+  GetState().host_inflight.erase(Key(target));
+  if (status == PMIX_SUCCESS && !blob.empty()) StoreHostData(s, blob);
+  FinishHostWait(s, target, status);
+}
+
+// pmix_modex_cbfunc_t: any thread.
+void HostModexDone(pmix_status_t status, const char* data, size_t ndata, void* cbdata,
+                   pmix_release_cbfunc_t release_fn, void* release_cbdata) {
+  std::unique_ptr<HostCall> call(static_cast<HostCall*>(cbdata));
+  wire::Bytes blob;
+  if (data != nullptr && ndata > 0) blob.assign(data, data + ndata);
+  if (release_fn != nullptr) release_fn(release_cbdata);
+  if (call == nullptr) return;
+  pmix_proc_t target = call->target;
+  PostToServer([target, status, blob = std::move(blob)](Server& s) {
+    OnHostData(s, target, status, blob);
+  });
+}
+
+// The data another node's host asked for: the job record and proc's (or,
+// for a wildcard rank, every rank's) data as remote processes see it.
+Result<wire::Bytes> CollectForRemote(Server& s, const pmix_proc_t& proc) {
+  std::vector<wire::ProcData> records;
+  wire::ProcData job = JobRecord(s, proc.nspace);
+  if (job.kvs.size() > 0) records.push_back(std::move(job));
+  std::vector<pmix_rank_t> ranks;
+  if (proc.rank == PMIX_RANK_WILDCARD) {
+    auto ids = s.store.Instances(proc, PMIX_GDS_REALM_PROC);
+    if (ids.ok())
+      for (const pmix_info_t& id : ids->view()) ranks.push_back(id.value.data.rank);
+  } else {
+    ranks.push_back(proc.rank);
+  }
+  for (pmix_rank_t rank : ranks) {
+    pmix_proc_t one = proc;
+    one.rank = rank;
+    auto rec = wire::CollectProcData(s.store, one, PMIX_GDS_VIEW_REMOTE);
+    if (!rec.ok()) return rec.status();
+    if (rec->kvs.size() > 0) records.push_back(std::move(*rec));
+  }
+  return wire::EncodeProcDataBlob(records);
+}
+
+void AnswerDmodex(Server& s, const DmodexHold& hold) {
+  auto blob = CollectForRemote(s, hold.proc);
+  if (!blob.ok()) return hold.cbfunc(blob.status().code(), nullptr, 0, hold.cbdata);
+  hold.cbfunc(PMIX_SUCCESS, reinterpret_cast<char*>(blob->data()), blob->size(), hold.cbdata);
+}
+
+void ServeDmodex(Server& s, const DmodexHold& hold) {
+  Namespace* ns = s.FindNamespace(hold.proc.nspace);
+  if (ns == nullptr) return hold.cbfunc(PMIX_ERR_NOT_FOUND, nullptr, 0, hold.cbdata);
+  pmix_rank_t rank = hold.proc.rank;
+  if (rank == PMIX_RANK_WILDCARD) return AnswerDmodex(s, hold);
+  if (rank >= PMIX_RANK_VALID) return hold.cbfunc(PMIX_ERR_BAD_PARAM, nullptr, 0, hold.cbdata);
+  // Not ours, or committed already: what we have. Else wait for its commit.
+  if (!ns->IsLocal(rank) || ns->committed.count(rank) != 0) return AnswerDmodex(s, hold);
+  GetState().dmodex_holds.push_back(hold);
+}
+
+}  // namespace
+
+void AskHost(Server& s, Request&& req) {
+  pmix_proc_t target = req.target;
+  auto infos = wire::Infos::CopyOf(req.infos.view());
+  Hold(s, std::move(req), Wait::kHost);
+  State& state = GetState();
+  if (!state.host_inflight.insert(Key(target)).second) return;  // one upcall per target
+  auto call = std::make_unique<HostCall>();
+  call->target = target;
+  if (infos.ok()) call->infos = std::move(*infos);
+  HostCall* raw = call.get();
+  pmix_status_t rc = s.module.direct_modex(&raw->target, raw->infos.data(), raw->infos.size(),
+                                           HostModexDone, raw);
+  if (rc == PMIX_SUCCESS) {
+    call.release();  // HostModexDone owns it now
+    return;
+  }
+  state.host_inflight.erase(Key(target));
+  // PMIX_OPERATION_SUCCEEDED: done, the data (if any) is in the store.
+  FinishHostWait(s, target, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc);
+}
+
+void DmodexOnCommit(Server& s, const pmix_proc_t& proc) {
+  auto& holds = GetState().dmodex_holds;
+  std::vector<DmodexHold> ready;
+  for (auto it = holds.begin(); it != holds.end();) {
+    if (SameProc(it->proc, proc)) {
+      ready.push_back(*it);
+      it = holds.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (const auto& hold : ready) AnswerDmodex(s, hold);
+}
+
+// proc.nspace empty with whole_nspace: every hold (shutdown).
+void DmodexFail(Server&, const pmix_proc_t& proc, pmix_status_t status, bool whole_nspace) {
+  auto& holds = GetState().dmodex_holds;
+  std::vector<DmodexHold> failed;
+  for (auto it = holds.begin(); it != holds.end();) {
+    bool match = whole_nspace ? (proc.nspace[0] == '\0' || PMIx_Check_nspace(it->proc.nspace, proc.nspace))
+                              : SameProc(it->proc, proc);
+    if (match) {
+      failed.push_back(*it);
+      it = holds.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (const auto& hold : failed) hold.cbfunc(status, nullptr, 0, hold.cbdata);
+}
+
+}  // namespace pmix::server::get
+
+extern "C" pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t* proc,
+                                                    pmix_dmodex_response_fn_t cbfunc,
+                                                    void* cbdata) {
+  return pmix::ApiGuard("PMIx_server_dmodex_request", [&]() -> pmix::Status {
+    namespace server = pmix::server;
+    if (!server::ServerInitialized()) return PMIX_ERR_INIT;
+    if (proc == nullptr || cbfunc == nullptr) return PMIX_ERR_BAD_PARAM;
+    size_t nslen = ::strnlen(proc->nspace, PMIX_MAX_NSLEN + 1);
+    if (nslen == 0 || nslen > PMIX_MAX_NSLEN) return PMIX_ERR_BAD_PARAM;
+    server::get::DmodexHold hold{*proc, cbfunc, cbdata};
+    pmix::runtime::ProgressEngine* engine = pmix::runtime::Engine();
+    if (engine == nullptr) return PMIX_ERR_INIT;
+    return engine->Post([hold] {
+      server::Server* s = server::CurrentServer();
+      if (s == nullptr) return hold.cbfunc(PMIX_ERR_INIT, nullptr, 0, hold.cbdata);
+      server::get::ServeDmodex(*s, hold);
+    });
+  });
+}

@@ -1,0 +1,132 @@
+// Events on the server (spec ch. 10): relaying what clients raise to the
+// other clients in range, the server's own handlers and the host; passing
+// what the host raises to the clients; telling a namespace when one of its
+// clients dies without finalizing.
+//
+// Decision (client lost without PMIx_Finalize): the other clients of its
+// namespace, and the server's own handlers, get PMIX_ERR_PROC_TERM_WO_SYNC
+// with source = the lost process, range PMIX_RANGE_NAMESPACE, and
+// PMIX_EVENT_AFFECTED_PROC = the lost process (OpenPMIx names this code
+// for a process that exits without PMIx_Finalize; a host that knows more,
+// e.g. the exit status, raises PMIX_EVENT_PROC_TERMINATED itself). The
+// host is not told through notify_event: it learns of the loss through
+// client_finalized, and echoing would make hosts that fan events out to
+// every server deliver it twice.
+#include <memory>
+
+#include "pmix_server.h"
+#include "src/common/output.h"
+#include "src/event/dispatcher.h"
+#include "src/event/roles.h"
+#include "src/runtime/state.h"
+#include "src/server/server_internal.h"
+#include "src/server/server_state.h"
+
+namespace pmix::server {
+namespace {
+
+// status, source, range, infos: the body of kNotify and kEvent.
+Result<wire::Bytes> EventBody(const pmix_bfrops_module_t* codec, const event::Event& ev) {
+  wire::Writer w(codec);
+  w.Status(ev.status).Proc(ev.source).Pack(&ev.range, 1, PMIX_DATA_RANGE).InfoArray(ev.info.view());
+  return w.Take();
+}
+
+// Sends `ev` to every connected peer in its target range but `origin`.
+void SendToClients(Server& s, const event::Event& ev, const Peer* origin) {
+  for (const PeerPtr& peer : s.peers) {
+    if (peer.get() == origin || peer->conn == nullptr || peer->conn->closed()) continue;
+    if (!event::TargetInRange(ev, peer->proc)) continue;
+    Result<wire::Bytes> body = EventBody(peer->conn->codec(), ev);
+    if (!body.ok()) {
+      output::Error("server", "event %d not packed for %s:%u: %s", ev.status, peer->proc.nspace,
+                    peer->proc.rank, PMIx_Error_string(body.status().code()));
+      continue;
+    }
+    (void)peer->conn->Send(static_cast<uint16_t>(wire::Msg::kEvent), 0, *body);
+  }
+}
+
+void DeliverToServerHandlers(Server& s, event::EventPtr ev) {
+  event::LocalDispatcher().Deliver(std::move(ev), s.myproc);
+}
+
+// Keeps the event alive while the host holds its infos.
+struct HostNotify {
+  event::EventPtr event;
+};
+
+void HostNotifyDone(pmix_status_t, void* cbdata) {
+  // Any thread: releasing the event touches no server state.
+  std::unique_ptr<HostNotify> done(static_cast<HostNotify*>(cbdata));
+}
+
+void TellHost(Server& s, const event::EventPtr& ev) {
+  if (s.module.notify_event == nullptr) return;
+  auto ctx = std::make_unique<HostNotify>(HostNotify{ev});
+  const wire::Infos& info = ev->info;
+  pmix_info_t* array = info.size() > 0 ? const_cast<wire::Infos&>(info).data() : nullptr;
+  pmix_status_t rc = s.module.notify_event(ev->status, &ev->source, ev->range, array, info.size(),
+                                           HostNotifyDone, ctx.get());
+  if (rc == PMIX_SUCCESS) {
+    (void)ctx.release();  // HostNotifyDone frees it
+  } else if (rc != PMIX_OPERATION_SUCCEEDED && rc != PMIX_ERR_NOT_SUPPORTED) {
+    output::Verbose("server", 1, "host notify_event refused event %d: %s", ev->status,
+                    PMIx_Error_string(rc));
+  }
+}
+
+// Whether the server's own handlers see an event a client raised.
+bool ServerInRange(const Server& s, const event::Event& ev) {
+  return ev.range == PMIX_RANGE_RM || event::TargetInRange(ev, s.myproc);
+}
+
+}  // namespace
+
+void HandleNotify(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
+  const pmix_bfrops_module_t* codec = peer->conn->codec();
+  wire::Reader r(codec, frame.payload);
+  pmix_status_t code = r.Status();
+  pmix_proc_t source = r.Proc();
+  pmix_data_range_t range = PMIX_RANGE_UNDEF;
+  r.Unpack(&range, 1, PMIX_DATA_RANGE);
+  wire::Infos info = r.InfoArray();
+  Status status = r.status();
+  Result<event::Event> made = status.ok() ? event::MakeEvent(code, source, range, info.data(), info.size())
+                                          : Result<event::Event>(status);
+  (void)peer->conn->Reply(frame, StatusBody(codec, made.status().code()));
+  if (!made.ok() || range == PMIX_RANGE_PROC_LOCAL) return;
+  auto ev = std::make_shared<const event::Event>(std::move(made).value());
+  SendToClients(s, *ev, peer.get());
+  if (ServerInRange(s, *ev)) DeliverToServerHandlers(s, ev);
+  TellHost(s, ev);
+}
+
+void EventsNotifyFromHost(Server& s, event::EventPtr ev, std::function<void(Status)> done) {
+  const bool to_server = ev->range != PMIX_RANGE_CUSTOM || event::AnyProcMatches(ev->custom_range, s.myproc);
+  if (ev->range != PMIX_RANGE_PROC_LOCAL) SendToClients(s, *ev, nullptr);
+  if (to_server) DeliverToServerHandlers(s, std::move(ev));
+  done(Status());
+}
+
+void EventsOnPeerLost(Server& s, const PeerPtr& peer) {
+  if (peer->finalized || peer->is_tool || peer->ns == nullptr) return;
+  pmix_info_t affected;
+  PMIX_INFO_CONSTRUCT(&affected);
+  PMIX_INFO_LOAD(&affected, PMIX_EVENT_AFFECTED_PROC, &peer->proc, PMIX_PROC);
+  Result<event::Event> made =
+      event::MakeEvent(PMIX_ERR_PROC_TERM_WO_SYNC, peer->proc, PMIX_RANGE_NAMESPACE, &affected, 1);
+  PMIX_INFO_DESTRUCT(&affected);
+  if (!made.ok()) return;
+  auto ev = std::make_shared<const event::Event>(std::move(made).value());
+  SendToClients(s, *ev, peer.get());
+  DeliverToServerHandlers(s, std::move(ev));
+}
+
+void EventsShutdown(Server&) {
+  // Host notify_event contexts are freed by their callbacks; what remains
+  // is the process's dispatcher, unless a client role still uses it.
+  if (runtime::InitCount(runtime::Role::kClient).load() == 0) event::ShutdownLocalDispatcher();
+}
+
+}  // namespace pmix::server

@@ -1,0 +1,342 @@
+// The server side of PMIx_Fence (standard ch. 8, §17.3.6, DESIGN §5/§8):
+// each local participant's kFence request joins a tracker (server_fence.h);
+// when all local participants are in, the fence completes here (all
+// participants local: the host is not called) or goes to the host's
+// fence_nb once, with the local participants' data when PMIX_COLLECT_DATA
+// was asked for. The result goes back to every local participant: a status
+// and, with data collection, the participants' data records.
+//
+// Decisions the standard leaves open:
+// - A participant whose connection closes without PMIx_Finalize fails every
+//   pending fence it belongs to with PMIX_ERR_PROC_TERM_WO_SYNC (the status
+//   the standard names for "terminated without calling PMIx_Finalize"), and
+//   a later fence naming it fails at once with that status. When the fence
+//   also has remote participants and the host was not called yet, the host
+//   gets the fence anyway, without data and with PMIX_LOCAL_COLLECTIVE_STATUS
+//   set to that status, so the other nodes learn of the failure.
+// - A participant that finalized cleanly after contributing keeps its
+//   contribution (its reply goes nowhere).
+// - Remote participants without a host fence_nb: PMIX_ERR_NOT_SUPPORTED; a
+//   namespace not registered here then: PMIX_ERR_NOT_FOUND. With fence_nb an
+//   unregistered namespace's processes are taken to be elsewhere.
+// - The data buffer handed to fence_nb belongs to the host (§17.3.6: "the
+//   host is responsible for free'ing the data"), whatever it returns.
+// - Records received from the host are stored in the server's store with
+//   PMIX_GLOBAL: their owner's server already filtered them for a remote
+//   view, so every requester here may see them.
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#include "pmix.h"
+#include "src/common/api_guard.h"
+#include "src/common/info_lookup.h"
+#include "src/common/output.h"
+#include "src/runtime/context.h"
+#include "src/server/server_fence.h"
+#include "src/server/server_internal.h"
+#include "src/wire/proc_data.h"
+
+namespace pmix::server {
+namespace {
+
+using fence::ProcName;
+using fence::Tracker;
+using Records = std::vector<wire::ProcData>;
+
+struct FenceState {
+  fence::Table table;
+  // Handed to the host and dropped here before its callback came (failed,
+  // timed out): the host may still read their procs and directives.
+  std::map<uint64_t, std::unique_ptr<Tracker>> detached;
+  std::set<ProcName> dead;  // local procs whose connection closed without finalize
+};
+
+// Progress thread only. Never destroyed: a timer handle inside must not be
+// torn down by static destruction after the engine is gone.
+FenceState& State() {
+  static FenceState* state = new FenceState();
+  return *state;
+}
+
+void* IdToCbdata(uint64_t id) { return reinterpret_cast<void*>(static_cast<uintptr_t>(id)); }
+
+fence::NamespaceLookup LookupIn(Server& s) {
+  return [&s](std::string_view name) -> std::optional<fence::NamespaceFacts> {
+    Namespace* ns = s.FindNamespace(name);
+    if (ns == nullptr) return std::nullopt;
+    fence::NamespaceFacts facts;
+    facts.local_ranks.insert(ns->summary.local_ranks.begin(), ns->summary.local_ranks.end());
+    for (const auto& entry : ns->clients) facts.local_ranks.insert(entry.first);
+    facts.job_size = ns->summary.job_size;
+    return facts;
+  };
+}
+
+pmix_proc_t ProcOf(const ProcName& who) {
+  pmix_proc_t p{};
+  PMIx_Load_procid(&p, who.nspace.c_str(), who.rank);
+  return p;
+}
+
+wire::Bytes ReplyBody(const pmix_bfrops_module_t* codec, pmix_status_t status,
+                      std::span<const wire::ProcData> records) {
+  wire::Writer w(codec);
+  w.Status(status);
+  if (status == PMIX_SUCCESS) wire::PackProcData(w, records);
+  auto body = w.Take();
+  if (body.ok()) return std::move(*body);
+  output::Error("server", "fence: cannot pack the result: %s", PMIx_Error_string(body.status().code()));
+  return StatusBody(codec, body.status().code());
+}
+
+// One body per codec: every local participant gets the same answer.
+void AnswerAll(const Tracker& t, pmix_status_t status, std::span<const wire::ProcData> records) {
+  std::map<const pmix_bfrops_module_t*, wire::Bytes> bodies;
+  for (const auto& [who, c] : t.contributions) {
+    auto peer = c.peer.lock();
+    if (peer == nullptr || peer->conn->closed()) continue;
+    const pmix_bfrops_module_t* codec = peer->conn->codec();
+    auto it = bodies.find(codec);
+    if (it == bodies.end()) it = bodies.emplace(codec, ReplyBody(codec, status, records)).first;
+    peer->conn->Reply(c.request, it->second).ok();
+  }
+}
+
+// Removes a tracker; one whose host callback is still due is kept aside.
+std::unique_ptr<Tracker> Finish(uint64_t id) {
+  FenceState& st = State();
+  std::unique_ptr<Tracker> t = st.table.Take(id);
+  if (t == nullptr) return nullptr;
+  t->timer.reset();
+  if (t->host_pending) {
+    auto keep = std::make_unique<Tracker>();
+    keep->id = t->id;
+    keep->procs = t->procs;
+    keep->directives = std::move(t->directives);
+    st.detached[id] = std::move(keep);
+  }
+  return t;
+}
+
+void Fail(uint64_t id, pmix_status_t status) {
+  std::unique_ptr<Tracker> t = Finish(id);
+  if (t == nullptr) return;
+  output::Verbose("server", 2, "fence %llu failed: %s", static_cast<unsigned long long>(id),
+                  PMIx_Error_string(status));
+  AnswerAll(*t, status, {});
+}
+
+// The local participants' data as a requester of `view` sees it.
+Result<Records> CollectLocal(const Server& s, const Tracker& t, pmix_gds_view_t view) {
+  Records out;
+  for (const auto& who : t.participants.local) {
+    auto rec = wire::CollectProcData(s.store, ProcOf(who), view);
+    if (!rec.ok()) return rec.status();
+    if (rec->kvs.size() > 0) out.push_back(std::move(*rec));
+  }
+  return out;
+}
+
+// Success: the remote records (from the host) plus, with data collection,
+// the local participants' data.
+void Complete(Server& s, uint64_t id, Records remote) {
+  Tracker* pending = State().table.Find(id);
+  if (pending == nullptr) return;
+  Records records = std::move(remote);
+  if (pending->collect) {
+    auto local = CollectLocal(s, *pending, PMIX_GDS_VIEW_LOCAL);
+    if (!local.ok()) return Fail(id, local.status().code());
+    for (auto& rec : *local) records.push_back(std::move(rec));
+  }
+  std::unique_ptr<Tracker> t = Finish(id);
+  AnswerAll(*t, PMIX_SUCCESS, records);
+}
+
+void HostDone(pmix_status_t status, const char* data, size_t ndata, void* cbdata,
+              pmix_release_cbfunc_t release_fn, void* release_cbdata);
+
+// Hands the collective to the host. local_status: a local failure to report
+// (PMIX_LOCAL_COLLECTIVE_STATUS); then no data goes with it.
+pmix_status_t CallHost(Server& s, Tracker& t, const wire::Bytes& blob,
+                       std::optional<pmix_status_t> local_status) {
+  bool yes = true;
+  Status added;
+  if (t.collect && FindInfo(t.directives.view(), PMIX_COLLECT_DATA) == nullptr)
+    added = t.directives.Add(PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+  if (added.ok() && local_status)
+    added = t.directives.Add(PMIX_LOCAL_COLLECTIVE_STATUS, &*local_status, PMIX_STATUS);
+  if (!added.ok()) return added.code();
+  char* data = nullptr;
+  if (!blob.empty()) {
+    data = static_cast<char*>(std::malloc(blob.size()));
+    if (data == nullptr) return PMIX_ERR_NOMEM;
+    std::memcpy(data, blob.data(), blob.size());
+  }
+  t.host_called = true;
+  pmix_status_t rc = s.module.fence_nb(t.procs.data(), t.procs.size(), t.directives.data(),
+                                       t.directives.size(), data, blob.size(), HostDone, IdToCbdata(t.id));
+  if (rc == PMIX_SUCCESS) t.host_pending = true;
+  return rc;
+}
+
+// Every local participant is in.
+void Launch(Server& s, Tracker& t) {
+  uint64_t id = t.id;
+  if (!t.participants.remote) return Complete(s, id, {});
+  if (s.module.fence_nb == nullptr) return Fail(id, PMIX_ERR_NOT_SUPPORTED);
+  wire::Bytes blob;
+  if (t.collect) {
+    auto local = CollectLocal(s, t, PMIX_GDS_VIEW_REMOTE);
+    if (!local.ok()) return Fail(id, local.status().code());
+    auto encoded = wire::EncodeProcDataBlob(*local);
+    if (!encoded.ok()) return Fail(id, encoded.status().code());
+    blob = std::move(*encoded);
+  }
+  pmix_status_t rc = CallHost(s, t, blob, std::nullopt);
+  if (rc == PMIX_OPERATION_SUCCEEDED) return Complete(s, id, {});
+  if (rc != PMIX_SUCCESS) Fail(id, rc);
+}
+
+// The host's result, back on the progress thread.
+void OnHostResult(Server& s, uint64_t id, pmix_status_t status, const wire::Bytes& blob) {
+  FenceState& st = State();
+  if (st.detached.erase(id) != 0) return;  // already answered (failed or timed out)
+  Tracker* t = st.table.Find(id);
+  if (t == nullptr) return;
+  t->host_pending = false;
+  if (status != PMIX_SUCCESS) return Fail(id, status);
+  auto records = blob.empty() ? Result<Records>(Records{}) : wire::DecodeProcDataBlob(blob);
+  if (!records.ok()) return Fail(id, records.status().code());
+  Records remote;
+  for (auto& rec : *records) {
+    Namespace* ns = s.FindNamespace(rec.proc.nspace);
+    if (ns != nullptr && ns->IsLocal(rec.proc.rank)) continue;  // ours: the store is authoritative
+    Status stored = wire::StoreProcData(s.store, rec, PMIX_GLOBAL);
+    if (!stored.ok()) return Fail(id, stored.code());
+    remote.push_back(std::move(rec));
+  }
+  Complete(s, id, std::move(remote));
+}
+
+// pmix_modex_cbfunc_t: any thread, possibly inside fence_nb itself.
+void HostDone(pmix_status_t status, const char* data, size_t ndata, void* cbdata,
+              pmix_release_cbfunc_t release_fn, void* release_cbdata) {
+  ApiGuardVoid("fence_nb callback", [&] {
+    uint64_t id = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(cbdata));
+    wire::Bytes copy;
+    try {
+      if (data != nullptr && ndata > 0) copy.assign(data, data + ndata);
+    } catch (const std::bad_alloc&) {
+      status = PMIX_ERR_NOMEM;
+    }
+    if (release_fn != nullptr) release_fn(release_cbdata);
+    PostToServer([id, status, copy = std::move(copy)](Server& s) { OnHostResult(s, id, status, copy); });
+  });
+}
+
+void ArmDeadline(Tracker& t, int64_t seconds) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  if (t.deadline && *t.deadline <= deadline) return;
+  runtime::ProgressEngine* engine = runtime::Engine();
+  if (engine == nullptr) return;
+  t.deadline = deadline;
+  uint64_t id = t.id;
+  t.timer = engine->AddTimer(std::chrono::seconds(seconds), [id] {
+    if (CurrentServer() != nullptr) Fail(id, PMIX_ERR_TIMEOUT);
+  });
+}
+
+struct Prepared {
+  std::vector<pmix_proc_t> procs;
+  std::string key;
+  fence::Participants participants;
+};
+
+// Checks a request against what the server knows; the status to reply on error.
+Result<Prepared> Prepare(Server& s, const Peer& peer, std::span<const pmix_proc_t> procs) {
+  if (peer.ns == nullptr) return Status(PMIX_ERR_NOT_SUPPORTED);  // tools take no part
+  auto canonical = fence::Canonicalize(procs);
+  if (!canonical.ok()) return canonical.status();
+  for (const auto& p : *canonical) {
+    if (s.module.fence_nb == nullptr && s.FindNamespace(p.nspace) == nullptr)
+      return Status(PMIX_ERR_NOT_FOUND);
+  }
+  auto participants = fence::Resolve(*canonical, LookupIn(s));
+  if (!participants.ok()) return participants.status();
+  if (participants->remote && s.module.fence_nb == nullptr) return Status(PMIX_ERR_NOT_SUPPORTED);
+  if (participants->local.count(fence::NameOf(peer.proc)) == 0) return Status(PMIX_ERR_BAD_PARAM);
+  for (const auto& who : participants->local) {
+    if (State().dead.count(who) != 0 && s.FindPeer(ProcOf(who)) == nullptr)
+      return Status(PMIX_ERR_PROC_TERM_WO_SYNC);
+  }
+  std::string key = fence::CollectiveKey(*canonical);
+  return Prepared{std::move(*canonical), std::move(key), std::move(*participants)};
+}
+
+}  // namespace
+
+void HandleFence(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
+  wire::Reader r(peer->conn->codec(), frame.payload);
+  std::vector<pmix_proc_t> procs = r.Procs();
+  wire::Infos infos = r.InfoArray();
+  Status parsed = r.status();
+  auto prepared = parsed.ok() ? Prepare(s, *peer, procs) : Result<Prepared>(parsed);
+  if (!prepared.ok()) {
+    peer->conn->Reply(frame, StatusBody(peer->conn->codec(), prepared.status().code())).ok();
+    return;
+  }
+  bool collect = InfoFlag(infos.view(), PMIX_COLLECT_DATA);
+  std::optional<int64_t> timeout = InfoInt(infos.view(), PMIX_TIMEOUT);
+  ProcName me = fence::NameOf(peer->proc);
+  FenceState& st = State();
+  Tracker* t = st.table.FindJoinable(prepared->key, me);
+  if (t == nullptr) {
+    t = &st.table.Create(std::move(prepared->key), std::move(prepared->procs),
+                         std::move(prepared->participants));
+    t->directives = std::move(infos);
+  }
+  t->collect = t->collect || collect;
+  t->contributions[me] = fence::Contribution{peer, ptl::Frame{frame.flags, frame.type, frame.tag, {}}};
+  if (timeout && *timeout > 0) ArmDeadline(*t, *timeout);
+  if (t->Ready()) Launch(s, *t);
+}
+
+void FenceOnPeerLost(Server& s, const PeerPtr& peer) {
+  if (peer->ns == nullptr || peer->finalized) return;  // a finalized contribution stands
+  ProcName who = fence::NameOf(peer->proc);
+  FenceState& st = State();
+  st.dead.insert(who);
+  for (uint64_t id : st.table.Ids()) {
+    Tracker* t = st.table.Find(id);
+    if (t == nullptr || t->participants.local.count(who) == 0) continue;
+    if (t->participants.remote && !t->host_called && s.module.fence_nb != nullptr) {
+      pmix_status_t rc = CallHost(s, *t, {}, PMIX_ERR_PROC_TERM_WO_SYNC);
+      if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED)
+        output::Verbose("server", 2, "fence_nb refused a failed fence: %s", PMIx_Error_string(rc));
+    }
+    Fail(id, PMIX_ERR_PROC_TERM_WO_SYNC);
+  }
+}
+
+void FenceOnNamespaceGone(Server&, const std::string& nspace) {
+  FenceState& st = State();
+  for (uint64_t id : st.table.Ids()) {
+    Tracker* t = st.table.Find(id);
+    if (t == nullptr) continue;
+    bool involved = false;
+    for (const auto& p : t->procs) involved = involved || fence::NameOf(p).nspace == nspace;
+    if (involved) Fail(id, PMIX_ERR_NOT_FOUND);
+  }
+  for (auto it = st.dead.begin(); it != st.dead.end();)
+    it = it->nspace == nspace ? st.dead.erase(it) : std::next(it);
+}
+
+void FenceShutdown(Server&) {
+  FenceState& st = State();
+  for (uint64_t id : st.table.Ids()) Fail(id, PMIX_ERR_INIT);
+  st.detached.clear();
+  st.dead.clear();
+}
+
+}  // namespace pmix::server

@@ -1,0 +1,90 @@
+// Internal to the server's get path (server_get.cc: requests from clients,
+// commits, held requests; server_dmodex.cc: the host's direct_modex and
+// PMIx_server_dmodex_request). Progress thread only.
+//
+// A held request waits either for a local process's commit (kCommit) or
+// for the host's direct_modex answer (kHost). Every held request is
+// answered exactly once: data, PMIX_ERR_TIMEOUT (its PMIX_TIMEOUT), an
+// error when what it waits for is gone, or PMIX_ERR_INIT at shutdown; a
+// request from a peer that left is dropped.
+#ifndef PMIXX_SRC_SERVER_SERVER_GET_H
+#define PMIXX_SRC_SERVER_SERVER_GET_H
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pmix_server.h"
+#include "src/server/server_state.h"
+#include "src/wire/proc_data.h"
+
+namespace pmix::server::get {
+
+// A client's kGet, parsed.
+struct Request {
+  PeerPtr requester;
+  ptl::Frame reply_to;  // the request's type and tag (payload dropped)
+  pmix_proc_t target{};
+  std::string key;      // empty: every key of the target
+  bool immediate = false;
+  bool refresh = false;
+  bool want_job = false;  // the client lacks the target namespace's job info
+  int timeout = 0;        // seconds; 0: none
+  wire::Infos infos;      // the client's directives (handed to the host)
+};
+
+enum class Wait { kCommit, kHost };
+
+struct Held {
+  Request req;
+  Wait wait = Wait::kCommit;
+  std::unique_ptr<runtime::ProgressEngine::Timer> timer;
+};
+
+// A PMIx_server_dmodex_request waiting for a local process's commit.
+struct DmodexHold {
+  pmix_proc_t proc{};
+  pmix_dmodex_response_fn_t cbfunc = nullptr;
+  void* cbdata = nullptr;
+};
+
+struct State {
+  uint64_t next_id = 1;
+  std::map<uint64_t, Held> held;
+  std::set<std::pair<std::string, pmix_rank_t>> host_inflight;  // direct_modex calls out
+  std::vector<DmodexHold> dmodex_holds;
+};
+State& GetState();
+
+bool SameProc(const pmix_proc_t& a, const pmix_proc_t& b);
+// The view a requester on this node has of proc's data.
+pmix_gds_view_t ViewOf(Server& s, const pmix_proc_t& proc);
+
+// Replies (no-ops when the requester's connection is closed).
+void ReplyStatus(const Request& req, pmix_status_t status);
+// SUCCESS + the job info when asked for + the data of {target nspace, owner}
+// (owner may be PMIX_RANK_UNDEF/WILDCARD: no process record).
+void ReplyData(Server& s, const Request& req, pmix_rank_t owner);
+// Answers req from the store when it can (data or EXISTS_OUTSIDE_SCOPE).
+bool TryAnswer(Server& s, const Request& req);
+// Keeps req until what `wait` names arrives (or its timeout fires).
+void Hold(Server& s, Request&& req, Wait wait);
+
+// The job-realm data of nspace as a record with rank PMIX_RANK_WILDCARD
+// (empty kvs when none).
+wire::ProcData JobRecord(Server& s, const char* nspace);
+
+// server_dmodex.cc: asks the host for req.target's data (req is held as
+// kHost; one direct_modex call per target at a time).
+void AskHost(Server& s, Request&& req);
+// server_dmodex.cc: local proc committed / is gone (status) / shutdown.
+void DmodexOnCommit(Server& s, const pmix_proc_t& proc);
+void DmodexFail(Server& s, const pmix_proc_t& proc, pmix_status_t status, bool whole_nspace);
+
+}  // namespace pmix::server::get
+
+#endif  // PMIXX_SRC_SERVER_SERVER_GET_H
