@@ -5,7 +5,8 @@ noinst_PROGRAMS = bench/pmix_bench
 bench_pmix_bench_SOURCES = \
 	bench/pmix_bench.c bench/bench.h \
 	bench/bench_client.c \
-	bench/bench_host.c \
+	bench/bench_host.c bench/bench_host.h \
+	bench/bench_host_collect.c \
 	bench/bench_host_job.c bench/bench_host_job.h \
 	bench/bench_host_module.c bench/bench_host_module.h
 bench_pmix_bench_CFLAGS = $(AM_CFLAGS) -pedantic

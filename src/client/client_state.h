@@ -12,7 +12,10 @@
 
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "mca/gds/base/gds_base.h"
 #include "pmix.h"
@@ -38,6 +41,15 @@ struct Client {
   // One-way message; PMIX_ERR_UNREACH without a server.
   Status Send(wire::Msg type, const wire::Bytes& body);
   const pmix_bfrops_module_t* codec() const;
+
+  // Put/Get state (client_put.cc, client_get.cc):
+  // the puts since the last PMIx_Commit, in call order, one group per run
+  // of the same scope (PMIX_INTERNAL puts stay local and are not listed);
+  std::vector<std::pair<pmix_scope_t, wire::Infos>> pending_puts;
+  // other namespaces whose job info the server already sent into the cache;
+  std::set<std::string, std::less<>> fetched_jobs;
+  // values handed out with PMIX_GET_POINTER_VALUES, valid until finalize.
+  std::vector<gds::ValuePtr> pointer_values;
 };
 
 // Progress thread only: the initialised client, or nullptr.

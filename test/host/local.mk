@@ -1,1 +1,68 @@
-# test/host
+# test/host: the in-tree test host (public pmix_server.h API only), its test
+# clients (public pmix.h API only) and the integration tests that run them.
+# The same sources build against OpenPMIx: PMIXX_TEST_LIB=debian makes the
+# scripts compile them against Debian's libpmix-dev and run them there.
+
+PMIXX_TEST_HOST_CFLAGS = $(AM_CFLAGS) -pedantic
+# -no-install: real binaries (no libtool wrapper), so the host can exec the
+# clients directly and the scripts can swap the library underneath.
+PMIXX_TEST_HOST_LDFLAGS = -no-install -pthread
+
+check_PROGRAMS += test/host/pmix_test_host
+test_host_pmix_test_host_SOURCES = \
+	test/host/pmix_test_host.c test/host/host.h \
+	test/host/host_module.c test/host/host_launch.c test/host/host_peer.c
+test_host_pmix_test_host_CFLAGS = $(PMIXX_TEST_HOST_CFLAGS)
+test_host_pmix_test_host_LDADD = src/libpmix.la
+test_host_pmix_test_host_LDFLAGS = $(PMIXX_TEST_HOST_LDFLAGS)
+
+PMIXX_TEST_CLIENTS = \
+	test/host/clients/client_basic \
+	test/host/clients/client_modex \
+	test/host/clients/client_events \
+	test/host/clients/client_abort \
+	test/host/clients/client_fence_wait \
+	test/host/clients/client_lost_server
+check_PROGRAMS += $(PMIXX_TEST_CLIENTS) test/host/clients/bad_peer
+
+test_host_clients_client_basic_SOURCES = test/host/clients/client_basic.c test/host/clients/client_util.h
+test_host_clients_client_basic_CFLAGS = $(PMIXX_TEST_HOST_CFLAGS)
+test_host_clients_client_basic_LDADD = src/libpmix.la
+test_host_clients_client_basic_LDFLAGS = $(PMIXX_TEST_HOST_LDFLAGS)
+test_host_clients_client_modex_SOURCES = test/host/clients/client_modex.c test/host/clients/client_util.h
+test_host_clients_client_modex_CFLAGS = $(PMIXX_TEST_HOST_CFLAGS)
+test_host_clients_client_modex_LDADD = src/libpmix.la
+test_host_clients_client_modex_LDFLAGS = $(PMIXX_TEST_HOST_LDFLAGS)
+test_host_clients_client_events_SOURCES = test/host/clients/client_events.c test/host/clients/client_util.h
+test_host_clients_client_events_CFLAGS = $(PMIXX_TEST_HOST_CFLAGS)
+test_host_clients_client_events_LDADD = src/libpmix.la
+test_host_clients_client_events_LDFLAGS = $(PMIXX_TEST_HOST_LDFLAGS)
+test_host_clients_client_abort_SOURCES = test/host/clients/client_abort.c test/host/clients/client_util.h
+test_host_clients_client_abort_CFLAGS = $(PMIXX_TEST_HOST_CFLAGS)
+test_host_clients_client_abort_LDADD = src/libpmix.la
+test_host_clients_client_abort_LDFLAGS = $(PMIXX_TEST_HOST_LDFLAGS)
+test_host_clients_client_fence_wait_SOURCES = test/host/clients/client_fence_wait.c test/host/clients/client_util.h
+test_host_clients_client_fence_wait_CFLAGS = $(PMIXX_TEST_HOST_CFLAGS)
+test_host_clients_client_fence_wait_LDADD = src/libpmix.la
+test_host_clients_client_fence_wait_LDFLAGS = $(PMIXX_TEST_HOST_LDFLAGS)
+test_host_clients_client_lost_server_SOURCES = test/host/clients/client_lost_server.c test/host/clients/client_util.h
+test_host_clients_client_lost_server_CFLAGS = $(PMIXX_TEST_HOST_CFLAGS)
+test_host_clients_client_lost_server_LDADD = src/libpmix.la
+test_host_clients_client_lost_server_LDFLAGS = $(PMIXX_TEST_HOST_LDFLAGS)
+# bad_peer speaks raw bytes: no PMIx library at all.
+test_host_clients_bad_peer_SOURCES = test/host/clients/bad_peer.c
+test_host_clients_bad_peer_CFLAGS = $(PMIXX_TEST_HOST_CFLAGS)
+
+# Integration tests: each script runs the host with real client processes.
+PMIXX_INTEGRATION_TESTS = \
+	test/integration/basic.sh \
+	test/integration/modex.sh \
+	test/integration/events.sh \
+	test/integration/abort.sh \
+	test/integration/fence_kill.sh \
+	test/integration/lost_server.sh \
+	test/integration/bad_peer.sh \
+	test/integration/wrong_uid.sh \
+	test/integration/tcp.sh
+TESTS += $(PMIXX_INTEGRATION_TESTS)
+EXTRA_DIST += $(PMIXX_INTEGRATION_TESTS) test/integration/common.sh test/integration/README.md

@@ -62,7 +62,7 @@ pmix_status_t CreateCred(const pmix_info_t directives[], size_t ndirs, pmix_byte
   munge_err_t err = munge_encode(&text, ctx.get(), nullptr, 0);
   if (err != EMUNGE_SUCCESS) {
     std::free(text);
-    Log(0, "munge: cannot create a credential: %s", munge_ctx_strerror(ctx.get()));
+    Log(1, "munge: cannot create a credential: %s", munge_ctx_strerror(ctx.get()));
     return err == EMUNGE_SOCKET ? PMIX_ERR_UNREACH : PMIX_ERROR;
   }
   cred->bytes = text;  // malloc'd by libmunge: the caller frees it with free()
@@ -90,7 +90,7 @@ pmix_status_t Decode(const std::string& text, util::Ids* ids) {
   munge_err_t err = munge_decode(text.c_str(), ctx.get(), &payload, &length, &uid, &gid);
   std::unique_ptr<void, FreeDeleter> owned(payload);  // allocated even on some errors
   if (err != EMUNGE_SUCCESS) {
-    Log(0,
+    Log(1,
         err == EMUNGE_SOCKET ? "munge: cannot validate a credential: %s"
                              : "munge: credential refused: %s",
         munge_ctx_strerror(ctx.get()));
@@ -108,7 +108,7 @@ pmix_status_t Validate(int fd, const pmix_byte_object_t* cred, const pmix_info_t
   if (rc != PMIX_SUCCESS) return rc;
   std::string text;
   if (!AsText(cred, &text)) {
-    Log(0, "munge: credential refused: not a munge credential");
+    Log(1, "munge: credential refused: not a munge credential");
     return PMIX_ERR_INVALID_CRED;
   }
   util::Ids ids{};
