@@ -6,3 +6,13 @@ src_libpmix_core_la_SOURCES += \
 	src/wire/proc_data.cc src/wire/proc_data.h \
 	src/wire/protocol.cc src/wire/protocol.h \
 	src/wire/pending_hooks.cc
+
+if HAVE_GTEST
+check_PROGRAMS += test/unit/wire/wire_tests
+TESTS += test/unit/wire/wire_tests
+test_unit_wire_wire_tests_SOURCES = \
+	test/unit/wire/protocol_test.cc \
+	test/unit/wire/connection_test.cc
+test_unit_wire_wire_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
+test_unit_wire_wire_tests_LDFLAGS = -pthread
+endif
