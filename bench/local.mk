@@ -1,7 +1,7 @@
 # bench: the client/server benchmark (bench/README.md). Built with the
 # library against the in-tree headers (which keeps it compiling on ours);
 # not installed and not part of `make check`: tests never assert timings.
-noinst_PROGRAMS = bench/pmix_bench
+noinst_PROGRAMS += bench/pmix_bench
 bench_pmix_bench_SOURCES = \
 	bench/pmix_bench.c bench/bench.h \
 	bench/bench_client.c \

@@ -1,0 +1,319 @@
+/*
+ * pmix_bench host role: server init, job registration, launch of N clients,
+ * collection of their result lines, statistics.
+ *
+ * Bounds: every wait ends at the run's deadline (--timeout); SIGALRM, armed
+ * a few seconds later, kills every client and exits 3 should anything in the
+ * library itself block past it. A client that exits before reporting
+ * fails the run at once (its peers would only wait in the next fence).
+ */
+#define _XOPEN_SOURCE 700
+
+#include "bench_host.h"
+
+#include "bench.h"
+#include "bench_host_job.h"
+#include "bench_host_module.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* Seconds allowed for deregistration and PMIx_server_finalize. */
+enum { kTeardownS = 10 };
+
+/* Host.pids, for the SIGALRM handler: allocated before it can fire. */
+static pid_t *g_pids;
+static int g_npids;
+
+static void KillClients(void)
+{
+    int i;
+    for (i = 0; i < g_npids; ++i) {
+        if (g_pids[i] > 0) {
+            kill(g_pids[i], SIGKILL);
+        }
+    }
+}
+
+static void OnAlarm(int sig)
+{
+    static const char kMsg[] = "pmix_bench host: timeout, killing all clients\n";
+    ssize_t ignored;
+    (void)sig;
+    KillClients();
+    ignored = write(STDERR_FILENO, kMsg, sizeof(kMsg) - 1);
+    (void)ignored;
+    _exit(3);
+}
+
+
+static void FreeEnv(char **env)
+{
+    size_t i;
+    for (i = 0; NULL != env && NULL != env[i]; ++i) {
+        free(env[i]);
+    }
+    free(env);
+}
+
+/* A malloc'd copy of environ that PMIx_server_setup_fork may realloc. */
+static char **CopyEnviron(void)
+{
+    size_t n = 0, i;
+    char **env;
+    while (NULL != environ[n]) {
+        ++n;
+    }
+    env = calloc(n + 1, sizeof(*env));
+    for (i = 0; NULL != env && i < n; ++i) {
+        if (NULL == (env[i] = strdup(environ[i]))) {
+            FreeEnv(env);
+            return NULL;
+        }
+    }
+    return env;
+}
+
+static int ServerInit(Host *h, pmix_server_module_t *module)
+{
+    pmix_info_t info[2];
+    pmix_status_t rc;
+    memset(info, 0, sizeof(info));
+    PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, h->tmpdir, PMIX_STRING);
+    PMIx_Info_load(&info[1], PMIX_SYSTEM_TMPDIR, h->tmpdir, PMIX_STRING);
+    rc = PMIx_server_init(module, info, 2);
+    PMIx_Value_destruct(&info[0].value);
+    PMIx_Value_destruct(&info[1].value);
+    if (PMIX_SUCCESS != rc) {
+        fprintf(stderr, "pmix_bench host: PMIx_server_init: %s\n", PMIx_Error_string(rc));
+        return -1;
+    }
+    return 0;
+}
+
+/* Registers the job and every client, and prepares each client's env. */
+static int Setup(Host *h)
+{
+    pmix_proc_t proc;
+    double t0 = BenchNowUs();
+    int r;
+    if (0 != BenchRegisterJob(h->nspace, h->opt->nprocs, h->deadline)) {
+        return -1;
+    }
+    memset(&proc, 0, sizeof(proc));
+    snprintf(proc.nspace, sizeof(proc.nspace), "%s", h->nspace);
+    for (r = 0; r < h->opt->nprocs; ++r) {
+        pmix_status_t rc;
+        proc.rank = (pmix_rank_t)r;
+        if (0 != BenchRegisterClient(&proc, h->deadline)) {
+            return -1;
+        }
+        h->envs[r] = CopyEnviron();
+        rc = NULL == h->envs[r] ? PMIX_ERR_NOMEM : PMIx_server_setup_fork(&proc, &h->envs[r]);
+        if (PMIX_SUCCESS != rc) {
+            fprintf(stderr, "pmix_bench host: setup_fork: %s\n", PMIx_Error_string(rc));
+            return -1;
+        }
+    }
+    h->host_setup_us = BenchNowUs() - t0;
+    return 0;
+}
+
+static int Launch(Host *h, int write_fd)
+{
+    char fd_s[16], iters_s[16], blob_s[24], n_s[16], timeout_s[16];
+    int r;
+    snprintf(fd_s, sizeof(fd_s), "%d", write_fd);
+    snprintf(iters_s, sizeof(iters_s), "%d", h->opt->iters);
+    snprintf(blob_s, sizeof(blob_s), "%zu", h->opt->blob_size);
+    snprintf(n_s, sizeof(n_s), "%d", h->opt->nprocs);
+    snprintf(timeout_s, sizeof(timeout_s), "%d", h->opt->timeout_s);
+    fflush(NULL);
+    for (r = 0; r < h->opt->nprocs; ++r) {
+        char *argv[] = {(char *)h->self_exe, "client", "--fd", fd_s, "--iters", iters_s,
+                        "--blob", blob_s, "--nprocs", n_s, "--timeout", timeout_s, NULL};
+        pid_t pid = fork();
+        if (pid < 0) {
+            perror("pmix_bench host: fork");
+            return -1;
+        }
+        if (0 == pid) {
+            execve(h->self_exe, argv, h->envs[r]);
+            _exit(127);
+        }
+        h->pids[r] = pid;
+    }
+    return 0;
+}
+
+static int RemoveEntry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* Rows with a value missing from any client print n/a. */
+static void Print(Host *h, long host_rss, int rc)
+{
+    int n = h->opt->nprocs, m;
+    double one[1];
+    BenchModuleStats stats = BenchModuleGetStats();
+    BenchPrintHeader();
+    for (m = 0; m < kMetricCount; ++m) {
+        BenchPrintRow(kBenchMetricName[m], kBenchMetricUnit[m], &h->values[m * n], n);
+    }
+    one[0] = h->host_setup_us;
+    BenchPrintRow("host_setup", "us", one, 1);
+    one[0] = h->job_wall_us;
+    BenchPrintRow("job_wall", "us", one, 1);
+    one[0] = (double)host_rss;
+    BenchPrintRow("host_rss", "KiB", one, 1);
+    if (0 == rc) {
+        printf("check        PASS (every client read back all %d blobs intact)\n", n);
+    } else if (h->failed_rank >= 0) {
+        printf("check        FAILED (client %d at step %d)\n", h->failed_rank, h->failed_step);
+    } else {
+        printf("check        FAILED (%d of %d clients reported)\n", h->nreported, n);
+    }
+    printf("# host upcalls: client_connected %d, client_finalized %d, fence_nb %d\n",
+           stats.connected, stats.finalized, stats.fences);
+}
+
+static int Allocate(Host *h)
+{
+    size_t n = (size_t)h->opt->nprocs, i;
+    g_pids = h->pids = calloc(n, sizeof(*h->pids));
+    h->envs = calloc(n, sizeof(*h->envs));
+    h->reported = calloc(n, sizeof(*h->reported));
+    h->exited = calloc(n, sizeof(*h->exited));
+    h->values = calloc(n * kMetricCount, sizeof(*h->values));
+    for (i = 0; NULL != h->values && i < n * kMetricCount; ++i) {
+        h->values[i] = NAN;  /* not reported */
+    }
+    h->host_setup_us = NAN;
+    h->job_wall_us = NAN;
+    h->failed_rank = -1;
+    return NULL == g_pids || NULL == h->envs || NULL == h->reported || NULL == h->exited ||
+                   NULL == h->values
+               ? -1
+               : 0;
+}
+
+static void Release(Host *h)
+{
+    int r;
+    g_npids = 0; /* no alarm is armed now; be safe anyway */
+    for (r = 0; NULL != h->envs && r < h->opt->nprocs; ++r) {
+        FreeEnv(h->envs[r]);
+    }
+    free(h->envs);
+    free(h->pids);
+    free(h->reported);
+    free(h->exited);
+    free(h->values);
+}
+
+/* Launches the clients and gathers their results; 0 if all passed. */
+static int RunClients(Host *h)
+{
+    int fds[2], rc;
+    double t0;
+    if (0 != pipe(fds)) {
+        perror("pmix_bench host: pipe");
+        return -1;
+    }
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC); /* the clients only write */
+    t0 = BenchNowUs();
+    g_npids = h->opt->nprocs;
+    rc = Launch(h, fds[1]);
+    close(fds[1]);
+    if (0 == rc) {
+        rc = BenchCollect(h, fds[0]);
+    }
+    if (h->failed_rank >= 0) {
+        rc = -1;
+    }
+    close(fds[0]);
+    if (0 != rc) {
+        KillClients();
+    }
+    /* Blocking reap: clients are finalizing (or killed); SIGALRM bounds it. */
+    if (0 != BenchReap(h, 0) || 0 != rc) {
+        return -1;
+    }
+    h->job_wall_us = BenchNowUs() - t0;
+    return 0;
+}
+
+static int Serve(Host *h)
+{
+    pmix_server_module_t module;
+    long host_rss;
+    int rc;
+    if (0 != BenchModuleStart(&module)) {
+        fprintf(stderr, "pmix_bench host: cannot start the module thread\n");
+        return -1;
+    }
+    rc = ServerInit(h, &module);
+    if (0 == rc) {
+        rc = Setup(h);
+        if (0 == rc) {
+            rc = RunClients(h);
+        }
+        host_rss = BenchRssKib();
+        /* Teardown gets its own bound, also after a timeout. */
+        alarm(kTeardownS + 5);
+        BenchDeregisterJob(h->nspace, h->opt->nprocs, BenchRealNow() + kTeardownS);
+        PMIx_server_finalize();
+        if (h->nreported > 0) {
+            Print(h, host_rss, rc);
+        }
+    }
+    BenchModuleStop();
+    return rc;
+}
+
+int BenchHostMain(const BenchOptions *opt, const char *self_exe)
+{
+    Host h;
+    struct sigaction sa;
+    const char *tmp = getenv("TMPDIR");
+    int rc;
+
+    memset(&h, 0, sizeof(h));
+    h.opt = opt;
+    h.self_exe = self_exe;
+    h.deadline = BenchRealNow() + opt->timeout_s;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = OnAlarm;
+    sigaction(SIGALRM, &sa, NULL);
+    /* Short on purpose: the server's socket path must fit in sun_path. */
+    snprintf(h.tmpdir, sizeof(h.tmpdir), "%s/pmixb.XXXXXX",
+             NULL != tmp && strlen(tmp) < 40 ? tmp : "/tmp");
+    snprintf(h.nspace, sizeof(h.nspace), "pmix_bench.%ld", (long)getpid());
+    if (0 != Allocate(&h) || NULL == mkdtemp(h.tmpdir)) {
+        perror("pmix_bench host: setup");
+        Release(&h);
+        return 1;
+    }
+    printf("# pmix_bench: library %s, N=%d iters=%d blob=%zu\n", PMIx_Get_version(),
+           opt->nprocs, opt->iters, opt->blob_size);
+    alarm((unsigned)opt->timeout_s + 5);
+    rc = Serve(&h);
+    alarm(0);
+    nftw(h.tmpdir, RemoveEntry, 16, FTW_DEPTH | FTW_PHYS);
+    Release(&h);
+    return 0 == rc ? 0 : 1;
+}
