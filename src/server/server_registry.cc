@@ -65,9 +65,12 @@ Status RegisterResources(Server& s, std::span<const pmix_info_t> info) {
       if (!HasKey(ns.registration.view(), i)) PMIX_RETURN_IF_ERROR(added.Append(i));
     }
     if (added.size() == 0) continue;
-    auto summary = jobinfo::Ingest(s.store, name, ns.nlocalprocs, added.view(), {s.hostname});
-    if (!summary.ok()) return summary.status();
+    // Ingestion is idempotent: the whole array again, so that what is
+    // derived sees everything, exactly as a client that connects later.
     for (const auto& i : added.view()) PMIX_RETURN_IF_ERROR(ns.registration.Append(i));
+    auto summary = jobinfo::Ingest(s.store, name, ns.nlocalprocs, ns.registration.view(), {s.hostname});
+    if (!summary.ok()) return summary.status();
+    ns.summary = std::move(*summary);
   }
   return Status();
 }

@@ -1,0 +1,51 @@
+// What each realm instance holds: the host's values for it, job-level host
+// values that describe it, then derived keys for whatever is still absent.
+//
+// Derived keys (types as OpenPMIx 4.2 stores them):
+//   JOB      PMIX_JOB_SIZE u32, PMIX_MAX_PROCS u32 and PMIX_UNIV_SIZE u32
+//            (the job size; UNIV_SIZE from the job's session array first),
+//            PMIX_NUM_NODES u32, PMIX_NODE_LIST string ("a,b"),
+//            PMIX_LOCAL_PEERS string ("0,1"), PMIX_LOCAL_SIZE u32,
+//            PMIX_LOCALLDR rank (the local node's ranks), PMIX_NSPACE
+//            string, PMIX_JOBID string (the nspace), PMIX_JOB_NUM_APPS u32,
+//            PMIX_SESSION_ID u32 (the job's session).
+//   PROC     PMIX_HOSTNAME string, PMIX_NODEID u32, PMIX_LOCAL_RANK u16,
+//            PMIX_NODE_RANK u16 (= local rank: only this job is known),
+//            PMIX_APPNUM u32, PMIX_APP_RANK rank, PMIX_GLOBAL_RANK rank
+//            (PMIX_NPROC_OFFSET + rank, when the offset is given).
+//   NODE     PMIX_HOSTNAME, PMIX_NODEID, PMIX_LOCAL_PEERS, PMIX_LOCAL_SIZE,
+//            PMIX_LOCALLDR of that node; the local node also takes the
+//            job-level node keys (kLocalNodeKeys).
+//   APP      PMIX_APPNUM u32, PMIX_APP_SIZE u32, PMIX_APPLDR rank,
+//            PMIX_NUM_NODES u32; a single app also takes the job-level app
+//            keys (kSingleAppKeys).
+//   SESSION  PMIX_SESSION_ID u32; the job's session also takes the
+//            job-level session keys (kSessionKeys).
+#ifndef PMIXX_SRC_JOBINFO_DERIVE_H
+#define PMIXX_SRC_JOBINFO_DERIVE_H
+
+#include <cstdint>
+#include <string_view>
+
+#include "src/jobinfo/kv_set.h"
+#include "src/jobinfo/layout.h"
+#include "src/jobinfo/model.h"
+
+namespace pmix::jobinfo {
+
+// The job-level values the host gave (a later key wins).
+void HostJobKvs(const Model& model, KvSet& out);
+
+// Each fills `out` (expected empty) for one instance; host_job is
+// HostJobKvs' result.
+void JobKvs(const Model& model, const Layout& layout, std::string_view nspace,
+            const KvSet& host_job, KvSet& out);
+void ProcKvs(const Model& model, const Layout& layout, const RankInfo& rank, KvSet& out);
+void NodeKvs(const Layout& layout, size_t node, const KvSet& host_job, KvSet& out);
+void AppKvs(const Layout& layout, const AppInfo& app, const KvSet& host_job, KvSet& out);
+// Session `id`: its arrays' contents (in order).
+void SessionKvs(const Model& model, uint32_t id, const KvSet& host_job, KvSet& out);
+
+}  // namespace pmix::jobinfo
+
+#endif  // PMIXX_SRC_JOBINFO_DERIVE_H

@@ -1,0 +1,180 @@
+#include "test/unit/jobinfo/jobinfo_test_util.h"
+
+#include <cstring>
+
+#include "src/common/print.h"
+
+namespace pmix::jobinfo::test {
+namespace {
+
+pmix_proc_t Proc(const char* nspace, pmix_rank_t rank) {
+  pmix_proc_t proc;
+  PMIX_LOAD_PROCID(&proc, nspace, rank);
+  return proc;
+}
+
+std::string Describe(const pmix_value_t& value) {
+  std::string out;
+  PrintValue(&out, "", value);
+  return out;
+}
+
+std::string Label(const pmix_info_t& id) {
+  if (id.value.type == PMIX_STRING) return id.value.data.string;
+  return std::to_string(id.value.data.uint32);
+}
+
+gds::Where WhereOf(pmix_gds_realm_t realm, const pmix_info_t& id) {
+  switch (realm) {
+    case PMIX_GDS_REALM_APP:
+      return gds::Where::App(id.value.data.uint32);
+    case PMIX_GDS_REALM_SESSION:
+      return gds::Where::Session(id.value.data.uint32);
+    case PMIX_GDS_REALM_NODE:
+      return id.value.type == PMIX_STRING ? gds::Where::Host(id.value.data.string)
+                                          : gds::Where::NodeId(id.value.data.uint32);
+    default:
+      return gds::Where::Proc();
+  }
+}
+
+}  // namespace
+
+Infos::~Infos() {
+  for (size_t i = 0; i < infos_.size(); ++i) {
+    if (owned_[i]) PMIx_Info_destruct(&infos_[i]);
+  }
+}
+
+Infos& Infos::Raw(const pmix_info_t& info) {
+  infos_.push_back(info);
+  owned_.push_back(false);
+  return *this;
+}
+
+Infos& Infos::Load(const char* key, const void* data, pmix_data_type_t type) {
+  pmix_info_t info;
+  PMIx_Info_construct(&info);
+  EXPECT_EQ(PMIx_Info_load(&info, key, data, type), PMIX_SUCCESS) << key;
+  infos_.push_back(info);
+  owned_.push_back(true);
+  return *this;
+}
+
+Infos& Infos::RawArray(const char* key, pmix_data_type_t type, const void* array, size_t size) {
+  arrays_.push_back(pmix_data_array_t{type, size, const_cast<void*>(array)});
+  pmix_info_t info;
+  std::memset(&info, 0, sizeof(info));
+  PMIX_LOAD_KEY(info.key, key);
+  info.value.type = PMIX_DATA_ARRAY;
+  info.value.data.darray = &arrays_.back();
+  return Raw(info);
+}
+
+Infos& Infos::Array(const char* key, const Infos& inner) {
+  pmix_data_array_t array;
+  array.type = PMIX_INFO;
+  array.size = inner.infos_.size();
+  array.array = const_cast<pmix_info_t*>(inner.infos_.data());
+  return Load(key, &array, PMIX_DATA_ARRAY);
+}
+
+std::string RankList(pmix_rank_t first, pmix_rank_t n) {
+  std::string out;
+  for (pmix_rank_t r = first; r < first + n; ++r)
+    out += (out.empty() ? "" : ",") + std::to_string(r);
+  return out;
+}
+
+void IngestTest::SetUp() {
+  auto module = gds::Default();
+  ASSERT_TRUE(module.ok()) << module.status().code();
+  auto store = gds::Store::Create(*module);
+  ASSERT_TRUE(store.ok());
+  store_.emplace(std::move(*store));
+}
+
+Result<Summary> IngestTest::Run(const char* nspace, int nlocal, const Infos& infos,
+                                const char* local_host) {
+  Context ctx;
+  ctx.local_hostname = local_host;
+  return Ingest(*store_, nspace, nlocal, infos.span(), ctx);
+}
+
+gds::ValuePtr IngestTest::Get(const char* nspace, pmix_rank_t rank, const char* key,
+                              const gds::Where& where) const {
+  gds::Where at = where;
+  if (at.realm == PMIX_GDS_REALM_PROC && !PMIX_RANK_IS_VALID(rank)) at = gds::Where::Job();
+  auto value = store_->FetchValue(Proc(nspace, rank), at, PMIX_GDS_VIEW_ALL, key);
+  if (!value.ok()) return nullptr;
+  return std::move(*value);
+}
+
+pmix_status_t IngestTest::GetStatus(const char* nspace, pmix_rank_t rank, const char* key,
+                                    const gds::Where& where) const {
+  gds::Where at = where;
+  if (at.realm == PMIX_GDS_REALM_PROC && !PMIX_RANK_IS_VALID(rank)) at = gds::Where::Job();
+  return store_->FetchValue(Proc(nspace, rank), at, PMIX_GDS_VIEW_ALL, key).status().code();
+}
+
+#define PMIXX_EXPECT_VALUE(type_code, member)                                           \
+  gds::ValuePtr v = Get(ns, rank, key, where);                                          \
+  ASSERT_NE(v, nullptr) << key << " rank " << rank << " realm " << where.realm;         \
+  ASSERT_EQ(v->type, type_code) << key << " rank " << rank << " realm " << where.realm; \
+  EXPECT_EQ(v->data.member, want) << key << " rank " << rank << " realm " << where.realm
+
+void IngestTest::ExpectU32(const char* ns, pmix_rank_t rank, const char* key, uint32_t want,
+                           const gds::Where& where) const {
+  PMIXX_EXPECT_VALUE(PMIX_UINT32, uint32);
+}
+
+void IngestTest::ExpectU16(const char* ns, pmix_rank_t rank, const char* key, uint16_t want,
+                           const gds::Where& where) const {
+  PMIXX_EXPECT_VALUE(PMIX_UINT16, uint16);
+}
+
+void IngestTest::ExpectRank(const char* ns, pmix_rank_t rank, const char* key, pmix_rank_t want,
+                            const gds::Where& where) const {
+  PMIXX_EXPECT_VALUE(PMIX_PROC_RANK, rank);
+}
+
+void IngestTest::ExpectStr(const char* ns, pmix_rank_t rank, const char* key,
+                           const std::string& want, const gds::Where& where) const {
+  gds::ValuePtr v = Get(ns, rank, key, where);
+  ASSERT_NE(v, nullptr) << key << " rank " << rank << " realm " << where.realm;
+  ASSERT_EQ(v->type, PMIX_STRING) << key << " rank " << rank << " realm " << where.realm;
+  EXPECT_EQ(std::string(v->data.string), want) << key << " rank " << rank;
+}
+
+#undef PMIXX_EXPECT_VALUE
+
+void IngestTest::ExpectAbsent(const char* ns, pmix_rank_t rank, const char* key,
+                              const gds::Where& where) const {
+  EXPECT_EQ(GetStatus(ns, rank, key, where), PMIX_ERR_NOT_FOUND)
+      << key << " rank " << rank << " realm " << where.realm;
+}
+
+std::map<std::string, std::string> IngestTest::Snapshot(const char* nspace) const {
+  std::map<std::string, std::string> out;
+  const pmix_proc_t job = Proc(nspace, PMIX_RANK_WILDCARD);
+  auto add = [&](const std::string& prefix, const pmix_proc_t& proc, const gds::Where& where) {
+    auto kvs = store_->Fetch(proc, where, PMIX_GDS_VIEW_ALL, "");
+    if (!kvs.ok()) return;
+    for (const pmix_info_t& kv : kvs->view()) out[prefix + "/" + kv.key] = Describe(kv.value);
+  };
+  add("job", job, gds::Where::Job());
+  const pmix_gds_realm_t realms[] = {PMIX_GDS_REALM_PROC, PMIX_GDS_REALM_APP, PMIX_GDS_REALM_NODE,
+                                     PMIX_GDS_REALM_SESSION};
+  for (pmix_gds_realm_t realm : realms) {
+    auto ids = store_->Instances(job, realm);
+    if (!ids.ok()) continue;
+    for (const pmix_info_t& id : ids->view()) {
+      std::string prefix = std::to_string(realm) + "/" + Label(id);
+      pmix_proc_t proc = realm == PMIX_GDS_REALM_PROC ? Proc(nspace, id.value.data.rank) : job;
+      add(prefix, proc, WhereOf(realm, id));
+    }
+  }
+  return out;
+}
+
+}  // namespace pmix::jobinfo::test
