@@ -236,18 +236,16 @@ void Dispatch(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   }
 }
 
-void NoopOp(pmix_status_t, void*) {}
-
 void PeerLost(Server& s, const PeerPtr& peer) {
   if (s.peers.erase(peer) == 0) return;
   auto record = peer->ns->clients.find(peer->proc.rank);
   if (record != peer->ns->clients.end() && record->second.peer == peer) record->second.peer = nullptr;
   FenceOnPeerLost(s, peer);
   GetOnPeerLost(s, peer);
+  // client_finalized is only for a client that called PMIx_Finalize (hosts
+  // read it as a normal end, as OpenPMIx does); the loss of one that did
+  // not reaches the host as an event (server_events.cc).
   EventsOnPeerLost(s, peer);
-  // A client gone without PMIx_Finalize: the host learns it is gone.
-  if (!peer->finalized && s.module.client_finalized != nullptr)
-    s.module.client_finalized(&peer->proc, peer->server_object, NoopOp, nullptr);
 }
 
 }  // namespace

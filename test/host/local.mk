@@ -3,18 +3,18 @@
 # The same sources build against OpenPMIx: PMIXX_TEST_LIB=debian makes the
 # scripts compile them against Debian's libpmix-dev and run them there.
 
-PMIXX_TEST_HOST_CFLAGS = $(AM_CFLAGS) -pedantic
+PMIXX_TEST_HOST_COMPILE = $(AM_CFLAGS) -pedantic
 # -no-install: real binaries (no libtool wrapper), so the host can exec the
 # clients directly and the scripts can swap the library underneath.
-PMIXX_TEST_HOST_LDFLAGS = -no-install -pthread
+PMIXX_TEST_HOST_LINK = -no-install -pthread
 
 check_PROGRAMS += test/host/pmix_test_host
 test_host_pmix_test_host_SOURCES = \
 	test/host/pmix_test_host.c test/host/host.h \
 	test/host/host_module.c test/host/host_launch.c test/host/host_peer.c
-test_host_pmix_test_host_CFLAGS = $(PMIXX_TEST_HOST_CFLAGS)
+test_host_pmix_test_host_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 test_host_pmix_test_host_LDADD = src/libpmix.la
-test_host_pmix_test_host_LDFLAGS = $(PMIXX_TEST_HOST_LDFLAGS)
+test_host_pmix_test_host_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
 
 PMIXX_TEST_CLIENTS = \
 	test/host/clients/client_basic \
@@ -26,32 +26,32 @@ PMIXX_TEST_CLIENTS = \
 check_PROGRAMS += $(PMIXX_TEST_CLIENTS) test/host/clients/bad_peer
 
 test_host_clients_client_basic_SOURCES = test/host/clients/client_basic.c test/host/clients/client_util.h
-test_host_clients_client_basic_CFLAGS = $(PMIXX_TEST_HOST_CFLAGS)
+test_host_clients_client_basic_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 test_host_clients_client_basic_LDADD = src/libpmix.la
-test_host_clients_client_basic_LDFLAGS = $(PMIXX_TEST_HOST_LDFLAGS)
+test_host_clients_client_basic_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
 test_host_clients_client_modex_SOURCES = test/host/clients/client_modex.c test/host/clients/client_util.h
-test_host_clients_client_modex_CFLAGS = $(PMIXX_TEST_HOST_CFLAGS)
+test_host_clients_client_modex_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 test_host_clients_client_modex_LDADD = src/libpmix.la
-test_host_clients_client_modex_LDFLAGS = $(PMIXX_TEST_HOST_LDFLAGS)
+test_host_clients_client_modex_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
 test_host_clients_client_events_SOURCES = test/host/clients/client_events.c test/host/clients/client_util.h
-test_host_clients_client_events_CFLAGS = $(PMIXX_TEST_HOST_CFLAGS)
+test_host_clients_client_events_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 test_host_clients_client_events_LDADD = src/libpmix.la
-test_host_clients_client_events_LDFLAGS = $(PMIXX_TEST_HOST_LDFLAGS)
+test_host_clients_client_events_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
 test_host_clients_client_abort_SOURCES = test/host/clients/client_abort.c test/host/clients/client_util.h
-test_host_clients_client_abort_CFLAGS = $(PMIXX_TEST_HOST_CFLAGS)
+test_host_clients_client_abort_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 test_host_clients_client_abort_LDADD = src/libpmix.la
-test_host_clients_client_abort_LDFLAGS = $(PMIXX_TEST_HOST_LDFLAGS)
+test_host_clients_client_abort_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
 test_host_clients_client_fence_wait_SOURCES = test/host/clients/client_fence_wait.c test/host/clients/client_util.h
-test_host_clients_client_fence_wait_CFLAGS = $(PMIXX_TEST_HOST_CFLAGS)
+test_host_clients_client_fence_wait_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 test_host_clients_client_fence_wait_LDADD = src/libpmix.la
-test_host_clients_client_fence_wait_LDFLAGS = $(PMIXX_TEST_HOST_LDFLAGS)
+test_host_clients_client_fence_wait_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
 test_host_clients_client_lost_server_SOURCES = test/host/clients/client_lost_server.c test/host/clients/client_util.h
-test_host_clients_client_lost_server_CFLAGS = $(PMIXX_TEST_HOST_CFLAGS)
+test_host_clients_client_lost_server_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 test_host_clients_client_lost_server_LDADD = src/libpmix.la
-test_host_clients_client_lost_server_LDFLAGS = $(PMIXX_TEST_HOST_LDFLAGS)
+test_host_clients_client_lost_server_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
 # bad_peer speaks raw bytes: no PMIx library at all.
 test_host_clients_bad_peer_SOURCES = test/host/clients/bad_peer.c
-test_host_clients_bad_peer_CFLAGS = $(PMIXX_TEST_HOST_CFLAGS)
+test_host_clients_bad_peer_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 
 # Integration tests: each script runs the host with real client processes.
 PMIXX_INTEGRATION_TESTS = \

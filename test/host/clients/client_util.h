@@ -1,0 +1,120 @@
+/*
+ * Helpers shared by the test clients (header-only, C99, public pmix.h API
+ * only). Exit codes: 0 success, 1 a check failed, 2 PMIx_Init failed.
+ * A failure prints "[client <rank>] FAIL: why" to stderr.
+ * PMIXX_TEST_VERBOSE=1 prints what each check saw.
+ */
+#ifndef PMIXX_TEST_HOST_CLIENT_UTIL_H
+#define PMIXX_TEST_HOST_CLIENT_UTIL_H
+
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pmix.h"
+
+static pmix_proc_t client_me;
+
+static inline void ClientSay(const char *tag, const char *fmt, va_list ap) {
+    char line[1024];
+    vsnprintf(line, sizeof line, fmt, ap);
+    fprintf(stderr, "[client %s:%d] %s%s\n", client_me.nspace, (int)client_me.rank, tag, line);
+}
+
+static inline void Fail(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    ClientSay("FAIL: ", fmt, ap);
+    va_end(ap);
+    exit(1);
+}
+
+static inline void Note(const char *fmt, ...) {
+    const char *v = getenv("PMIXX_TEST_VERBOSE");
+    if (!v || !*v || *v == '0') return;
+    va_list ap;
+    va_start(ap, fmt);
+    ClientSay("", fmt, ap);
+    va_end(ap);
+}
+
+#define CHECK(cond, ...)                  \
+    do {                                  \
+        if (!(cond)) Fail(__VA_ARGS__);   \
+    } while (0)
+
+#define CHECK_RC(rc, want, what)                                                              \
+    do {                                                                                      \
+        pmix_status_t rc_ = (rc);                                                             \
+        if (rc_ != (want))                                                                    \
+            Fail("%s: got %s (%d), want %s", what, PMIx_Error_string(rc_), rc_,               \
+                 PMIx_Error_string(want));                                                    \
+    } while (0)
+
+/* PMIx_Init, or exit 2. With PMIXX_TEST_WAIT_FILE set, then waits (at most
+ * 20 s) until that file exists: a test script's "go" after it did something
+ * to the running server. */
+static inline void ClientInit(void) {
+    pmix_status_t rc = PMIx_Init(&client_me, NULL, 0);
+    if (rc != PMIX_SUCCESS) {
+        fprintf(stderr, "[client pid %d] PMIx_Init failed: %s (%d)\n", (int)getpid(),
+                PMIx_Error_string(rc), rc);
+        exit(2);
+    }
+    const char *go = getenv("PMIXX_TEST_WAIT_FILE");
+    const struct timespec tick = {0, 10000000L};
+    for (int i = 0; go && *go && i < 2000 && access(go, F_OK) != 0; ++i) nanosleep(&tick, NULL);
+}
+
+static inline void ClientFinalize(void) {
+    CHECK_RC(PMIx_Finalize(NULL, 0), PMIX_SUCCESS, "PMIx_Finalize");
+}
+
+static inline pmix_proc_t ProcOf(pmix_rank_t rank) {
+    pmix_proc_t p;
+    PMIX_LOAD_PROCID(&p, client_me.nspace, rank);
+    return p;
+}
+
+/* Get a key that must exist with the given type; the caller releases. */
+static inline pmix_value_t *GetTyped(pmix_rank_t rank, const char *key, pmix_data_type_t type,
+                              const pmix_info_t *info, size_t ninfo) {
+    pmix_proc_t p = ProcOf(rank);
+    pmix_value_t *val = NULL;
+    pmix_status_t rc = PMIx_Get(&p, key, info, ninfo, &val);
+    if (rc != PMIX_SUCCESS)
+        Fail("PMIx_Get(rank %d, %s): %s (%d)", (int)rank, key, PMIx_Error_string(rc), rc);
+    CHECK(val != NULL, "PMIx_Get(rank %d, %s): success but no value", (int)rank, key);
+    CHECK(val->type == type, "PMIx_Get(rank %d, %s): type %s, want %s", (int)rank, key,
+          PMIx_Data_type_string(val->type), PMIx_Data_type_string(type));
+    return val;
+}
+
+static inline uint32_t GetU32(pmix_rank_t rank, const char *key) {
+    pmix_value_t *v = GetTyped(rank, key, PMIX_UINT32, NULL, 0);
+    uint32_t x = v->data.uint32;
+    PMIX_VALUE_RELEASE(v);
+    return x;
+}
+
+/* Running on the reference OpenPMIx? Checks of pmixx behaviour the
+ * reference does not have (documented at each use) are skipped there. */
+static inline int OnOpenPmix(void) {
+    const char *v = PMIx_Get_version();
+    return v && strncmp(v, "OpenPMIx", 8) == 0;
+}
+
+static inline double NowSec(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+#endif

@@ -1,0 +1,119 @@
+/*
+ * pmix_test_host: a minimal resource manager written only against the public
+ * pmix_server.h API, so the same sources build against pmixx and against
+ * OpenPMIx. It starts a PMIx server, registers one namespace the way a real
+ * RM does, forks the client processes and checks which upcalls arrived.
+ *
+ * Threads: main() runs the launch/wait loop; the server library calls the
+ * module functions (host_module.c) on its own progress thread; with
+ * --remote-procs a peer thread (host_peer.c) talks to the second host.
+ * Everything shared between them lives in HostState and is guarded by
+ * state.lock.
+ */
+#ifndef PMIXX_TEST_HOST_HOST_H
+#define PMIXX_TEST_HOST_HOST_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "pmix.h"
+#include "pmix_server.h"
+
+#define HOST_MAX_PROCS 256
+
+/* Command line, filled once by ParseOptions before any thread starts. */
+typedef struct {
+    int nprocs;            /* clients on this node */
+    int remote_procs;      /* clients on the second (peer) host */
+    char nspace[PMIX_MAX_NSLEN + 1];
+    int timeout_sec;
+    char *tmpdir;          /* NULL: mkdtemp under $TMPDIR */
+    int kill_rank;         /* -1: none */
+    int kill_after_ms;
+    int expect_abort;      /* an abort upcall must arrive ... */
+    int abort_status;      /* ... with this status (-1 until given) */
+    int refuse_rank;       /* -1: none; else registered with uid+1 */
+    int tcp;
+    int connected1_only;   /* set only the v1 client_connected upcall */
+    int verbose;
+    char **client_argv;    /* points into argv */
+    /* Internal, set when this process is the peer (second node). */
+    int peer_fd;           /* -1 unless --peer-fd */
+    int node_id;           /* 0 main host, 1 peer host */
+    int rank_offset;       /* first rank hosted here */
+} HostOptions;
+
+typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    /* upcall counters */
+    int connected;
+    int connected_v1;
+    int finalized;
+    int aborts;
+    int abort_status;
+    char abort_msg[256];
+    int fences;
+    int dmodex;
+    int notifies;
+    int last_notify_code;
+    /* launch bookkeeping, indexed by local index (rank - rank_offset) */
+    pid_t pids[HOST_MAX_PROCS];
+    int exited[HOST_MAX_PROCS];
+    int status[HOST_MAX_PROCS];
+    int finalized_rank[HOST_MAX_PROCS];
+    volatile int kill_job;  /* set by the abort upcall */
+} HostState;
+
+extern HostOptions host_opts;
+extern HostState host_state;
+extern char host_name[64];       /* this "node" */
+extern char peer_host_name[80];  /* the second "node" */
+
+/* Logging to stderr with a "[host N]" prefix; Verbose only with -v. */
+void HostLog(const char *fmt, ...);
+void HostVerbose(const char *fmt, ...);
+
+/* Fill *module with the upcalls of host_module.c. */
+void HostFillModule(pmix_server_module_t *module);
+
+/* Wait (bounded by timeout_ms) until *flag becomes nonzero; the flag is
+ * read and written under host_state.lock. Returns 0 when set, -1 on timeout. */
+int HostWaitFlag(volatile int *flag, int timeout_ms);
+/* Set *flag under the lock and wake waiters. */
+void HostSetFlag(volatile int *flag);
+
+/* Registration and launch (host_launch.c). Return 0 on success. */
+int HostRegisterJob(void);
+int HostLaunchClients(void);
+/* Waits for all clients; kills everything at the deadline. Returns the
+ * number of clients that did not end as expected. */
+int HostWaitClients(void);
+void HostKillAll(void);
+/* PMIx_server_deregister_nspace; -1 when its callback did not come. */
+int HostDeregisterJob(void);
+
+/* The second node (host_peer.c). HostPeerStart forks the peer host (same
+ * binary, --peer-fd) and starts the reader thread; the module functions
+ * below forward collectives and direct-modex requests to it. */
+int HostPeerStart(void);
+int HostPeerActive(void);
+int HostPeerStartReader(void);  /* after PMIx_server_init */
+void HostPeerStopReader(void);  /* before PMIx_server_finalize */
+/* Node 0: wait for the peer host to exit (SIGKILL at the deadline); its exit
+ * status, or -1 on timeout. Stops the reader. */
+int HostPeerWait(int timeout_ms);
+void HostPeerKillJob(void);     /* tell the other node the job is aborted */
+void HostPeerKill(void);        /* async-signal-safe */
+pmix_status_t HostPeerFence(const pmix_proc_t procs[], size_t nprocs, char *data,
+                            size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t HostPeerDmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc,
+                             void *cbdata);
+/* Relays an event to the other node; string-valued infos travel along. */
+void HostPeerNotify(pmix_status_t code, const pmix_proc_t *source, const pmix_info_t info[],
+                    size_t ninfo);
+/* The node (0 or 1) that hosts a rank. */
+int HostNodeOfRank(pmix_rank_t rank);
+
+#endif
