@@ -15,3 +15,13 @@ test_unit_client_get_rules_tests_SOURCES = test/unit/client/get_rules_test.cc
 test_unit_client_get_rules_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
 test_unit_client_get_rules_tests_LDFLAGS = -pthread
 endif
+# The get rules against a real server: test host + client_get (test/host/).
+check_PROGRAMS += test/host/clients/client_get
+test_host_clients_client_get_SOURCES = test/host/clients/client_get.c test/host/clients/client_util.h
+test_host_clients_client_get_CFLAGS = $(AM_CFLAGS) -pedantic
+test_host_clients_client_get_LDADD = src/libpmix.la
+test_host_clients_client_get_LDFLAGS = -no-install -pthread
+TESTS += test/integration/get.sh
+EXTRA_DIST += test/integration/get.sh
+# PMIx_Job_control(_nb) (h7).
+src_libpmix_core_la_SOURCES += src/client/client_job_control.cc

@@ -153,16 +153,6 @@ extern "C" pmix_status_t PMIx_IOF_push(const pmix_proc_t targets[], size_t ntarg
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Job_control(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[], size_t ndirs, pmix_info_t **results, size_t *nresults) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Job_control_nb(const pmix_proc_t targets[], size_t ntargets, const pmix_info_t directives[], size_t ndirs, pmix_info_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
 // not yet assigned (hwloc/fabric area)
 extern "C" pmix_status_t PMIx_Load_topology(pmix_topology_t *topo) {
   return PMIX_ERR_NOT_SUPPORTED;

@@ -1,0 +1,163 @@
+// PMIx_Fence / PMIx_Fence_nb (standard ch. 8): the client side.
+//
+// The call is validated and copied on the caller's thread, then sent to the
+// server as a kFence request (procs, directives) from the progress thread.
+// The reply is a status and, when data was collected, the participants'
+// data records, which go into the client's cache (with PMIX_GLOBAL: the
+// server already filtered each record for this client's view) before the
+// caller learns of success, so that a following PMIx_Get of a peer's key is
+// answered locally.
+//
+// PMIX_TIMEOUT (seconds): the server fails the fence with PMIX_ERR_TIMEOUT;
+// the client guards the same bound plus kGuardSlack, in case the server's
+// answer cannot come. A lost server fails the request
+// (PMIX_ERR_LOST_CONNECTION from the connection); a singleton (no server)
+// is the only participant of its fences, which thus succeed at once.
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "pmix.h"
+#include "src/client/client_state.h"
+#include "src/common/api_guard.h"
+#include "src/common/info_lookup.h"
+#include "src/runtime/context.h"
+#include "src/wire/proc_data.h"
+
+namespace pmix::client {
+namespace {
+
+constexpr std::chrono::seconds kGuardSlack{2};
+
+// A validated fence, owning copies of the caller's arrays.
+struct FenceRequest {
+  std::vector<pmix_proc_t> procs;
+  wire::Infos infos;
+  int64_t timeout_sec = 0;  // PMIX_TIMEOUT; <= 0: none
+};
+
+bool ValidProc(const pmix_proc_t& p) {
+  size_t len = ::strnlen(p.nspace, PMIX_MAX_NSLEN + 1);
+  bool rank_ok = p.rank < PMIX_RANK_VALID || p.rank == PMIX_RANK_WILDCARD;
+  return len > 0 && len <= PMIX_MAX_NSLEN && rank_ok;
+}
+
+// NULL procs (or none): every process of the caller's namespace.
+Result<FenceRequest> BuildRequest(const pmix_proc_t procs[], size_t nprocs,
+                                  const pmix_info_t info[], size_t ninfo) {
+  if ((procs == nullptr && nprocs > 0) || (info == nullptr && ninfo > 0))
+    return Status(PMIX_ERR_BAD_PARAM);
+  FenceRequest req;
+  pmix_proc_t p{};
+  if (nprocs == 0) {
+    PMIx_Load_procid(&p, MyProc().nspace, PMIX_RANK_WILDCARD);
+    req.procs.push_back(p);
+  }
+  for (size_t i = 0; i < nprocs; ++i) {
+    if (!ValidProc(procs[i])) return Status(PMIX_ERR_BAD_PARAM);
+    PMIx_Load_procid(&p, procs[i].nspace, procs[i].rank);
+    req.procs.push_back(p);
+  }
+  auto infos = wire::Infos::CopyOf(InfoSpan(info, ninfo));
+  if (!infos.ok()) return infos.status();
+  req.infos = std::move(*infos);
+  req.timeout_sec = InfoInt(req.infos.view(), PMIX_TIMEOUT).value_or(0);
+  return req;
+}
+
+// One fence in flight: finished once, by the reply, the loss of the
+// server or the guard timer, whichever comes first.
+struct FenceOp {
+  std::function<void(Status)> done;
+  std::unique_ptr<runtime::ProgressEngine::Timer> guard;
+  bool finished = false;
+
+  void Finish(Status status) {
+    if (finished) return;
+    finished = true;
+    guard.reset();
+    done(status);
+  }
+};
+
+// The server's answer: its status; on success the collected records enter
+// the cache (our own record is skipped: the cache is not where our own
+// data lives).
+Status Absorb(wire::Reader& r) {
+  pmix_status_t status = r.Status();
+  if (!r.status().ok()) return r.status();
+  if (status != PMIX_SUCCESS) return status;
+  auto records = wire::UnpackProcData(r);
+  if (!records.ok()) return records.status();
+  Client* c = CurrentClient();
+  if (c == nullptr) return PMIX_ERR_INIT;
+  for (const auto& rec : *records) {
+    if (PMIx_Check_procid(&rec.proc, &c->myproc)) continue;
+    PMIX_RETURN_IF_ERROR(wire::StoreProcData(c->cache, rec, PMIX_GLOBAL));
+  }
+  return Status();
+}
+
+// Progress thread: sends the request; `done` gets the outcome.
+void Run(Client& c, const FenceRequest& req, std::function<void(Status)> done) {
+  if (c.singleton) return done(Status());
+  wire::Writer w(c.codec());
+  w.Procs(req.procs).InfoArray(req.infos.view());
+  auto body = w.Take();
+  if (!body.ok()) return done(body.status());
+  auto op = std::make_shared<FenceOp>();
+  op->done = std::move(done);
+  if (req.timeout_sec > 0) {
+    runtime::ProgressEngine* engine = runtime::Engine();
+    std::weak_ptr<FenceOp> weak = op;
+    if (engine != nullptr)
+      op->guard = engine->AddTimer(std::chrono::seconds(req.timeout_sec) + kGuardSlack, [weak] {
+        if (auto o = weak.lock()) o->Finish(PMIX_ERR_TIMEOUT);
+      });
+  }
+  c.Request(wire::Msg::kFence, *body, [op](Status status, wire::Reader& r) {
+    if (op->finished) return;
+    op->Finish(status.ok() ? Absorb(r) : status);
+  });
+}
+
+}  // namespace
+}  // namespace pmix::client
+
+using pmix::Status;
+namespace client = pmix::client;
+
+extern "C" pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs,
+                                    const pmix_info_t info[], size_t ninfo) {
+  return pmix::ApiGuard("PMIx_Fence", [&]() -> Status {
+    if (!client::ClientInitialized()) return PMIX_ERR_INIT;
+    auto req = client::BuildRequest(procs, nprocs, info, ninfo);
+    if (!req.ok()) return req.status();
+    auto shared = std::make_shared<client::FenceRequest>(std::move(*req));
+    // The result travels as a plain code: Result<Status> is not a type.
+    auto rc = pmix::runtime::CallBlocking<pmix_status_t>(
+        [shared](std::function<void(pmix_status_t)> done) {
+          client::Client* c = client::CurrentClient();
+          if (c == nullptr) return done(PMIX_ERR_INIT);
+          client::Run(*c, *shared, [done](Status status) { done(status.code()); });
+        });
+    return rc.ok() ? Status(*rc) : rc.status();
+  });
+}
+
+extern "C" pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs,
+                                       const pmix_info_t info[], size_t ninfo,
+                                       pmix_op_cbfunc_t cbfunc, void* cbdata) {
+  return pmix::ApiGuard("PMIx_Fence_nb", [&]() -> Status {
+    if (!client::ClientInitialized()) return PMIX_ERR_INIT;
+    auto req = client::BuildRequest(procs, nprocs, info, ninfo);
+    if (!req.ok()) return req.status();
+    auto shared = std::make_shared<client::FenceRequest>(std::move(*req));
+    std::function<void(Status)> done = [cbfunc, cbdata](Status status) {
+      if (cbfunc != nullptr) cbfunc(status.code(), cbdata);
+    };
+    client::PostToClient([shared, done](client::Client& c) { client::Run(c, *shared, done); }, done);
+    return Status();
+  });
+}
