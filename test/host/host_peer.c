@@ -144,7 +144,7 @@ static void AddContribution(const char *sig, int node, char *data, size_t len,
 
 pmix_status_t HostPeerFence(const pmix_proc_t procs[], size_t nprocs, char *data, size_t ndata,
                             pmix_modex_cbfunc_t cbfunc, void *cbdata) {
-    char sig[64];
+    char sig[64] = {0};
     Signature(procs, nprocs, sig, sizeof sig);
     if (Send(kFence, 0, 0, sig, sizeof sig, data, ndata) != 0) return PMIX_ERR_UNREACH;
     pthread_mutex_lock(&peer_lock);
