@@ -1,8 +1,10 @@
-# plugins/psec: native (SO_PEERCRED), none, and munge when configure found
-# libmunge. None of them links libpmix.
+# plugins/psec: native (SO_PEERCRED; loopback tcp from /proc/net/tcp), none,
+# and munge when configure found libmunge. None of them links libpmix.
 PMIXX_PSEC_NATIVE_SOURCES = \
 	plugins/psec/native/component.cc \
-	plugins/psec/native/native_module.cc plugins/psec/native/native_module.h
+	plugins/psec/native/native_module.cc plugins/psec/native/native_module.h \
+	plugins/psec/common/proc_net_tcp.cc plugins/psec/common/proc_net_tcp.h \
+	plugins/psec/common/tcp_peer.cc plugins/psec/common/tcp_peer.h
 PMIXX_PSEC_NONE_SOURCES = \
 	plugins/psec/none/component.cc \
 	plugins/psec/none/none_module.cc plugins/psec/none/none_module.h
@@ -41,4 +43,18 @@ src_libpmix_core_la_SOURCES += $(PMIXX_PSEC_MUNGE_SOURCES)
 src_libpmix_core_la_LIBADD += -lmunge
 PMIXX_STATIC_COMPONENTS += psec_munge
 endif
+endif
+
+# native over loopback tcp: the socket-table parser and real loopback pairs.
+if HAVE_GTEST
+check_PROGRAMS += test/unit/psec/psec_native_tcp_tests
+TESTS += test/unit/psec/psec_native_tcp_tests
+test_unit_psec_psec_native_tcp_tests_SOURCES = \
+	test/unit/psec/native_tcp_test.cc test/unit/psec/native_tcp_socket_test.cc \
+	test/unit/psec/psec_harness.h \
+	$(PMIXX_PSEC_NATIVE_SOURCES) $(PMIXX_PSEC_UTIL_SOURCES)
+# Own CPPFLAGS: distinct object names from the plugin's (same sources).
+test_unit_psec_psec_native_tcp_tests_CPPFLAGS = $(AM_CPPFLAGS)
+test_unit_psec_psec_native_tcp_tests_LDADD = -lgtest -lgtest_main
+test_unit_psec_psec_native_tcp_tests_LDFLAGS = -pthread
 endif

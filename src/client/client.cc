@@ -18,6 +18,7 @@
 #include "src/common/api_guard.h"
 #include "src/common/info_lookup.h"
 #include "src/common/output.h"
+#include "src/event/roles.h"
 #include "src/jobinfo/jobinfo.h"
 #include "src/runtime/context.h"
 #include "src/runtime/state.h"
@@ -26,6 +27,7 @@ namespace pmix::client {
 namespace {
 
 Client* g_client = nullptr;  // progress thread only
+std::atomic<Client*> g_reader_client{nullptr};  // g_client, for caller-thread reads
 std::atomic<bool> g_initialized{false};
 pmix_proc_t g_myproc{};      // written before g_initialized turns true
 std::mutex g_init_mu;        // serialises Init and Finalize
@@ -180,6 +182,7 @@ Status StartOnProgress(std::optional<Connected>& connected, const pmix_proc_t& m
         OnServerLost));
   }
   g_client = c.release();
+  g_reader_client.store(g_client, std::memory_order_release);
   return Status();
 }
 
@@ -191,8 +194,10 @@ void OnServerLost(Status) {
 
 void DestroyClient() {
   if (g_client == nullptr) return;
+  g_reader_client.store(nullptr);
   g_client->finalizing = true;
   PutShutdown(*g_client);
+  EventsShutdown(*g_client);
   if (g_client->conn != nullptr) g_client->conn->Close(PMIX_ERR_INIT);
   delete g_client;
   g_client = nullptr;
@@ -223,6 +228,7 @@ void FinalizeOnProgress(std::function<void(int)> done) {
 }  // namespace
 
 Client* CurrentClient() { return g_client; }
+Client* ClientForReaders() { return g_reader_client.load(std::memory_order_acquire); }
 bool ClientInitialized() { return g_initialized.load(); }
 const pmix_proc_t& MyProc() { return g_myproc; }
 
@@ -282,6 +288,15 @@ Status Init(pmix_proc_t* proc, std::span<const pmix_info_t> info) {
   pmix_proc_t me;
   std::string nspace = Env("PMIX_NAMESPACE"), uris = Env("PMIX_SERVER_URI");
   std::optional<Connected> connected;
+  if (!nspace.empty() && uris.empty()) {
+    // Launched by a server that is not ours (OpenPMIx sets PMIX_SERVER_URI2
+    // .. URI41 instead): its wire protocol differs, so fail rather than run
+    // as a singleton that believes it is alone.
+    output::Error("client", "PMIx_Init: PMIX_NAMESPACE is set but PMIX_SERVER_URI is not: the "
+                  "launching server (PMIX_VERSION=%s) is not pmixx; cannot connect",
+                  Env("PMIX_VERSION").c_str());
+    return PMIX_ERR_UNREACH;
+  }
   if (nspace.empty() || uris.empty()) {
     nspace = "singleton." + std::to_string(::getpid());
     PMIx_Load_procid(&me, nspace.c_str(), 0);

@@ -92,6 +92,7 @@ Status Absorb(wire::Reader& r) {
   if (!records.ok()) return records.status();
   Client* c = CurrentClient();
   if (c == nullptr) return PMIX_ERR_INIT;
+  std::unique_lock<std::shared_mutex> lock(c->cache_mu);
   for (const auto& rec : *records) {
     if (PMIx_Check_procid(&rec.proc, &c->myproc)) continue;
     PMIX_RETURN_IF_ERROR(wire::StoreProcData(c->cache, rec, PMIX_GLOBAL));

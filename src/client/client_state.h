@@ -10,8 +10,10 @@
 #ifndef PMIXX_SRC_CLIENT_CLIENT_STATE_H
 #define PMIXX_SRC_CLIENT_CLIENT_STATE_H
 
+#include <atomic>
 #include <functional>
 #include <memory>
+#include <shared_mutex>
 #include <set>
 #include <string>
 #include <utility>
@@ -50,7 +52,21 @@ struct Client {
   std::set<std::string, std::less<>> fetched_jobs;
   // values handed out with PMIX_GET_POINTER_VALUES, valid until finalize.
   std::vector<gds::ValuePtr> pointer_values;
+
+  // Caller-thread reads (the Get fast path, client_get.cc): the progress
+  // thread takes cache_mu exclusively around every write to the cache;
+  // a reader on another thread takes it shared. Reads on the progress
+  // thread need no lock (nobody else writes).
+  mutable std::shared_mutex cache_mu;
+  // Puts/stores posted but not yet in the cache: while non-zero a reader
+  // on another thread could see an older value, so it takes the slow path.
+  std::atomic<int> writes_in_flight{0};
 };
+
+// Any thread while initialised (for the Get fast path): the client, or
+// nullptr during init/finalize. Only cache_mu-protected reads of the
+// cache and the immutable members are allowed through it.
+Client* ClientForReaders();
 
 // Progress thread only: the initialised client, or nullptr.
 Client* CurrentClient();

@@ -13,7 +13,19 @@ check_PROGRAMS += test/unit/event/event_tests
 TESTS += test/unit/event/event_tests
 test_unit_event_event_tests_SOURCES = \
 	test/unit/event/registry_test.cc \
-	test/unit/event/dispatcher_test.cc
+	test/unit/event/dispatcher_test.cc \
+	test/unit/event/event_test_util.h
 test_unit_event_event_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
 test_unit_event_event_tests_LDFLAGS = -pthread
 endif
+
+# A test client of its own for the test host (test/host/local.mk has the
+# host and the shared clients) and the script that runs it.
+check_PROGRAMS += test/host/clients/client_events_local
+test_host_clients_client_events_local_SOURCES = \
+	test/host/clients/client_events_local.c test/host/clients/client_util.h
+test_host_clients_client_events_local_CFLAGS = $(AM_CFLAGS) -pedantic
+test_host_clients_client_events_local_LDADD = src/libpmix.la
+test_host_clients_client_events_local_LDFLAGS = -no-install
+TESTS += test/unit/event/events_local.sh
+EXTRA_DIST += test/unit/event/events_local.sh

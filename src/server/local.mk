@@ -3,6 +3,7 @@ src_libpmix_core_la_SOURCES += \
 	src/server/server.cc src/server/server_internal.h src/server/server_state.h \
 	src/server/server_peers.cc \
 	src/server/server_credential.cc \
+	src/server/server_self.cc src/server/server_self.h \
 	src/server/server_registry.cc
 # PMIx_Fence on the server (server_fence*.{h,cc}).
 src_libpmix_core_la_SOURCES += \

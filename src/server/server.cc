@@ -16,6 +16,7 @@
 #include "src/runtime/context.h"
 #include "src/runtime/state.h"
 #include "src/server/server_internal.h"
+#include "src/server/server_job_control.h"
 #include "src/wire/protocol.h"
 
 namespace pmix::server {
@@ -110,6 +111,7 @@ void ShutDown(Server& s) {
   FenceShutdown(s);
   GetShutdown(s);
   EventsShutdown(s);
+  JobControlShutdown(s);
   auto peers = s.peers;
   for (const auto& peer : peers) {
     peer->finalized = true;  // no client_finalized upcall during shutdown

@@ -44,9 +44,15 @@ void StoreHostData(Server& s, std::span<const uint8_t> blob) {
   }
 }
 
-// Answers every request waiting on the host for target.
+void CallHost(Server& s, const pmix_proc_t& target, std::span<const pmix_info_t> infos);
+void ScheduleRetry(const pmix_proc_t& target);
+
+// Answers every request waiting on the host for target. A request with a
+// PMIX_TIMEOUT whose key is not in the data yet stays held (§5.3: the
+// target may still post it) and the host is asked again.
 void FinishHostWait(Server& s, const pmix_proc_t& target, pmix_status_t status) {
   auto& held = GetState().held;
+  bool retry = false;
   for (auto it = held.begin(); it != held.end();) {
     const Request& req = it->second.req;
     if (it->second.wait != Wait::kHost || !SameProc(req.target, target)) {
@@ -58,11 +64,44 @@ void FinishHostWait(Server& s, const pmix_proc_t& target, pmix_status_t status) 
       ReplyStatus(req, status);
     } else if (job) {
       ReplyData(s, req, req.target.rank < PMIX_RANK_VALID ? req.target.rank : PMIX_RANK_UNDEF);
-    } else if (!TryAnswer(s, req)) {
+    } else if (TryAnswer(s, req)) {
+    } else if (req.timeout > 0 && !req.immediate && !req.refresh) {
+      retry = true;
+      ++it;
+      continue;
+    } else {
       ReplyStatus(req, PMIX_ERR_NOT_FOUND);
     }
     it = held.erase(it);
   }
+  if (retry) ScheduleRetry(target);
+}
+
+constexpr std::chrono::milliseconds kRetryPause{200};
+
+void RetryHost(const pmix_proc_t& target) {
+  Server* s = CurrentServer();
+  if (s == nullptr) return;
+  for (const auto& [id, h] : GetState().held) {
+    if (h.wait == Wait::kHost && SameProc(h.req.target, target)) {
+      return CallHost(*s, target, h.req.infos.view());
+    }
+  }
+}
+
+void ScheduleRetry(const pmix_proc_t& target) {
+  auto& slot = GetState().host_retry[Key(target)];
+  slot = runtime::Engine()->AddTimer(kRetryPause, [target] {
+    auto& retries = GetState().host_retry;
+    auto it = retries.find(Key(target));
+    // Keep the firing timer alive until its callback returns.
+    std::unique_ptr<runtime::ProgressEngine::Timer> self;
+    if (it != retries.end()) {
+      self = std::move(it->second);
+      retries.erase(it);
+    }
+    RetryHost(target);
+  });
 }
 
 void OnHostData(Server& s, const pmix_proc_t& target, pmix_status_t status, const wire::Bytes& blob) {
@@ -126,16 +165,13 @@ void ServeDmodex(Server& s, const DmodexHold& hold) {
   GetState().dmodex_holds.push_back(hold);
 }
 
-}  // namespace
-
-void AskHost(Server& s, Request&& req) {
-  pmix_proc_t target = req.target;
-  auto infos = wire::Infos::CopyOf(req.infos.view());
-  Hold(s, std::move(req), Wait::kHost);
+// One direct_modex upcall per target at a time.
+void CallHost(Server& s, const pmix_proc_t& target, std::span<const pmix_info_t> request_infos) {
   State& state = GetState();
-  if (!state.host_inflight.insert(Key(target)).second) return;  // one upcall per target
+  if (!state.host_inflight.insert(Key(target)).second) return;
   auto call = std::make_unique<HostCall>();
   call->target = target;
+  auto infos = wire::Infos::CopyOf(request_infos);
   if (infos.ok()) call->infos = std::move(*infos);
   HostCall* raw = call.get();
   pmix_status_t rc = s.module.direct_modex(&raw->target, raw->infos.data(), raw->infos.size(),
@@ -147,6 +183,16 @@ void AskHost(Server& s, Request&& req) {
   state.host_inflight.erase(Key(target));
   // PMIX_OPERATION_SUCCEEDED: done, the data (if any) is in the store.
   FinishHostWait(s, target, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc);
+}
+
+}  // namespace
+
+void AskHost(Server& s, Request&& req) {
+  pmix_proc_t target = req.target;
+  auto infos = wire::Infos::CopyOf(req.infos.view());
+  Hold(s, std::move(req), Wait::kHost);
+  if (GetState().host_retry.count(Key(target)) != 0) return;  // asked again soon anyway
+  CallHost(s, target, infos.ok() ? infos->view() : std::span<const pmix_info_t>());
 }
 
 void DmodexOnCommit(Server& s, const pmix_proc_t& proc) {

@@ -12,8 +12,11 @@
 // host is not told through notify_event: it learns of the loss through
 // client_finalized, and echoing would make hosts that fan events out to
 // every server deliver it twice.
+#include <cstring>
+#include <deque>
 #include <memory>
 
+#include "pmix.h"
 #include "pmix_server.h"
 #include "src/common/output.h"
 #include "src/event/dispatcher.h"
@@ -21,6 +24,7 @@
 #include "src/runtime/state.h"
 #include "src/server/server_internal.h"
 #include "src/server/server_state.h"
+#include "src/wire/protocol.h"
 
 namespace pmix::server {
 namespace {
@@ -32,19 +36,39 @@ Result<wire::Bytes> EventBody(const pmix_bfrops_module_t* codec, const event::Ev
   return w.Take();
 }
 
+void SendToPeer(const Peer& peer, const event::Event& ev);
+
 // Sends `ev` to every connected peer in its target range but `origin`.
 void SendToClients(Server& s, const event::Event& ev, const Peer* origin) {
   for (const PeerPtr& peer : s.peers) {
     if (peer.get() == origin || peer->conn == nullptr || peer->conn->closed()) continue;
-    if (!event::TargetInRange(ev, peer->proc)) continue;
-    Result<wire::Bytes> body = EventBody(peer->conn->codec(), ev);
-    if (!body.ok()) {
-      output::Error("server", "event %d not packed for %s:%u: %s", ev.status, peer->proc.nspace,
-                    peer->proc.rank, PMIx_Error_string(body.status().code()));
-      continue;
-    }
-    (void)peer->conn->Send(static_cast<uint16_t>(wire::Msg::kEvent), 0, *body);
+    if (event::TargetInRange(ev, peer->proc)) SendToPeer(*peer, ev);
   }
+}
+
+// The events relayed so far, for clients that connect later (§10.1: the
+// server library caches events). Progress thread only; emptied at shutdown.
+constexpr size_t kRelayCacheLimit = 64;
+std::deque<event::EventPtr>& RelayCache() {
+  static auto* cache = new std::deque<event::EventPtr>;  // never destroyed
+  return *cache;
+}
+
+void Remember(const event::EventPtr& ev) {
+  if (ev->do_not_cache || ev->range == PMIX_RANGE_PROC_LOCAL || ev->range == PMIX_RANGE_RM) return;
+  std::deque<event::EventPtr>& cache = RelayCache();
+  cache.push_back(ev);
+  if (cache.size() > kRelayCacheLimit) cache.pop_front();
+}
+
+void SendToPeer(const Peer& peer, const event::Event& ev) {
+  Result<wire::Bytes> body = EventBody(peer.conn->codec(), ev);
+  if (!body.ok()) {
+    output::Error("server", "event %d not packed for %s:%u: %s", ev.status, peer.proc.nspace,
+                  peer.proc.rank, PMIx_Error_string(body.status().code()));
+    return;
+  }
+  (void)peer.conn->Send(static_cast<uint16_t>(wire::Msg::kEvent), 0, *body);
 }
 
 void DeliverToServerHandlers(Server& s, event::EventPtr ev) {
@@ -92,18 +116,22 @@ void HandleNotify(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   r.Unpack(&range, 1, PMIX_DATA_RANGE);
   wire::Infos info = r.InfoArray();
   Status status = r.status();
-  Result<event::Event> made = status.ok() ? event::MakeEvent(code, source, range, info.data(), info.size())
-                                          : Result<event::Event>(status);
+  Result<event::Event> made = status.ok()
+                                  ? event::MakeEvent(code, source, range, info.data(), info.size())
+                                  : Result<event::Event>(status);
   (void)peer->conn->Reply(frame, StatusBody(codec, made.status().code()));
   if (!made.ok() || range == PMIX_RANGE_PROC_LOCAL) return;
   auto ev = std::make_shared<const event::Event>(std::move(made).value());
+  Remember(ev);
   SendToClients(s, *ev, peer.get());
   if (ServerInRange(s, *ev)) DeliverToServerHandlers(s, ev);
   TellHost(s, ev);
 }
 
 void EventsNotifyFromHost(Server& s, event::EventPtr ev, std::function<void(Status)> done) {
-  const bool to_server = ev->range != PMIX_RANGE_CUSTOM || event::AnyProcMatches(ev->custom_range, s.myproc);
+  const bool to_server =
+      ev->range != PMIX_RANGE_CUSTOM || event::AnyProcMatches(ev->custom_range, s.myproc);
+  Remember(ev);
   if (ev->range != PMIX_RANGE_PROC_LOCAL) SendToClients(s, *ev, nullptr);
   if (to_server) DeliverToServerHandlers(s, std::move(ev));
   done(Status());
@@ -119,13 +147,25 @@ void EventsOnPeerLost(Server& s, const PeerPtr& peer) {
   PMIX_INFO_DESTRUCT(&affected);
   if (!made.ok()) return;
   auto ev = std::make_shared<const event::Event>(std::move(made).value());
+  Remember(ev);
   SendToClients(s, *ev, peer.get());
   DeliverToServerHandlers(s, std::move(ev));
 }
 
+void EventsOnPeerConnected(Server&, const PeerPtr& peer) {
+  if (peer->conn == nullptr || peer->conn->closed()) return;
+  for (const event::EventPtr& ev : RelayCache()) {
+    const bool own = std::strncmp(ev->source.nspace, peer->proc.nspace, PMIX_MAX_NSLEN) == 0 &&
+                     ev->source.rank == peer->proc.rank;
+    if (!own && event::TargetInRange(*ev, peer->proc)) SendToPeer(*peer, *ev);
+  }
+}
+
 void EventsShutdown(Server&) {
   // Host notify_event contexts are freed by their callbacks; what remains
-  // is the process's dispatcher, unless a client role still uses it.
+  // is the relay cache and the process's dispatcher (unless a client role
+  // still uses it).
+  RelayCache().clear();
   if (runtime::InitCount(runtime::Role::kClient).load() == 0) event::ShutdownLocalDispatcher();
 }
 

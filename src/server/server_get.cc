@@ -295,6 +295,7 @@ void GetShutdown(Server& s) {
   get::DmodexFail(s, none, PMIX_ERR_INIT, true);
   get::State& state = get::GetState();
   state.host_inflight.clear();
+  state.host_retry.clear();
   state.dmodex_holds.clear();
   state.next_id = 1;
 }

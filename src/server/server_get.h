@@ -56,6 +56,10 @@ struct State {
   uint64_t next_id = 1;
   std::map<uint64_t, Held> held;
   std::set<std::pair<std::string, pmix_rank_t>> host_inflight;  // direct_modex calls out
+  // Targets whose data came without the key a timed request wants: asked
+  // again after a pause (the host's dmodex request cannot name the key).
+  std::map<std::pair<std::string, pmix_rank_t>, std::unique_ptr<runtime::ProgressEngine::Timer>>
+      host_retry;
   std::vector<DmodexHold> dmodex_holds;
 };
 State& GetState();

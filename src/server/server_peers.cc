@@ -10,7 +10,9 @@
 #include "mca/ptl/base/frame_io.h"
 #include "pmix.h"
 #include "src/common/output.h"
+#include "src/event/roles.h"
 #include "src/server/server_internal.h"
+#include "src/server/server_job_control.h"
 #include "src/wire/protocol.h"
 
 namespace pmix::server {
@@ -76,6 +78,7 @@ void Welcome(Server& s, const PeerPtr& peer, const ptl::Frame& hello) {
   }
   std::string text(body->begin(), body->end());
   peer->conn->Reply(hello, wire::EncodeFields({"0", peer->conn->codec()->codec, text})).ok();
+  EventsOnPeerConnected(s, peer);  // the events it missed (§10.1: the server caches them)
 }
 
 struct ConnectedCtx {
@@ -231,6 +234,7 @@ void Dispatch(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
     case wire::Msg::kNotify: return HandleNotify(s, peer, std::move(frame));
     case wire::Msg::kGetCredential: return HandleGetCredential(s, peer, std::move(frame));
     case wire::Msg::kValidateCredential: return HandleValidateCredential(s, peer, std::move(frame));
+    case wire::Msg::kJobControl: return HandleJobControl(s, peer, std::move(frame));
     default:
       peer->conn->Reply(frame, StatusBody(peer->conn->codec(), PMIX_ERR_NOT_SUPPORTED)).ok();
   }
@@ -246,6 +250,7 @@ void PeerLost(Server& s, const PeerPtr& peer) {
   // read it as a normal end, as OpenPMIx does); the loss of one that did
   // not reaches the host as an event (server_events.cc).
   EventsOnPeerLost(s, peer);
+  JobControlOnPeerLost(s, peer);
 }
 
 }  // namespace

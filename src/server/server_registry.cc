@@ -13,6 +13,7 @@
 #include "src/common/info_lookup.h"
 #include "src/runtime/context.h"
 #include "src/server/server_internal.h"
+#include "src/server/server_job_control.h"
 
 namespace pmix::server {
 namespace {
@@ -96,6 +97,7 @@ void DeregisterNamespace(Server& s, const std::string& name) {
   }
   FenceOnNamespaceGone(s, name);
   GetOnNamespaceGone(s, name);
+  JobControlOnNamespaceGone(s, name);
   pmix_proc_t all;
   PMIx_Load_procid(&all, name.c_str(), PMIX_RANK_WILDCARD);
   s.store.Remove(all).ok();

@@ -36,14 +36,14 @@ Status Connection::Start(MessageHandler on_message, CloseHandler on_close) {
 }
 
 Status Connection::Send(uint16_t type, uint32_t tag, const Bytes& payload, uint8_t flags) {
-  if (closed_) return PMIX_ERR_LOST_CONNECTION;
+  if (closed_ || broken_) return PMIX_ERR_LOST_CONNECTION;
   auto header = ptl::EncodeFrameHeader(flags, type, tag, payload.size());
   if (!header.ok()) return header.status();
   Bytes frame(header->begin(), header->end());
   frame.insert(frame.end(), payload.begin(), payload.end());
   out_.push_back(std::move(frame));
   if (out_.size() == 1) WriteSome();  // try at once; the rest waits for POLLOUT
-  return closed_ ? Status(PMIX_ERR_LOST_CONNECTION) : Status();
+  return (closed_ || broken_) ? Status(PMIX_ERR_LOST_CONNECTION) : Status();
 }
 
 Status Connection::Request(uint16_t type, const Bytes& payload, ReplyHandler on_reply) {
@@ -117,14 +117,24 @@ void Connection::Dispatch() {
 }
 
 void Connection::WriteSome() {
-  while (!out_.empty() && !closed_) {
+  while (!out_.empty() && !closed_ && !broken_) {
     const Bytes& front = out_.front();
     ssize_t n = ::send(fd_.get(), front.data() + out_offset_, front.size() - out_offset_,
                        MSG_DONTWAIT | MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
     if (n < 0) {
-      Close(PMIX_ERR_LOST_CONNECTION);
+      // Closed on the next turn, not inside the caller's Send (a sender
+      // iterating over peers must not see them vanish under it).
+      out_.clear();
+      out_offset_ = 0;
+      broken_ = true;
+      std::weak_ptr<Connection> weak = weak_from_this();
+      if (!engine_.Post([weak] {
+            if (auto self = weak.lock()) self->Close(PMIX_ERR_LOST_CONNECTION);
+          }).ok()) {
+        Close(PMIX_ERR_LOST_CONNECTION);
+      }
       return;
     }
     out_offset_ += static_cast<size_t>(n);

@@ -91,6 +91,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   MessageHandler on_message_;
   CloseHandler on_close_;
   bool closed_ = false;
+  bool broken_ = false;  // a write failed: Close() is posted
 };
 
 }  // namespace pmix::wire

@@ -4,8 +4,7 @@ src_libpmix_core_la_SOURCES += \
 	src/wire/buffer.cc src/wire/buffer.h \
 	src/wire/connection.cc src/wire/connection.h \
 	src/wire/proc_data.cc src/wire/proc_data.h \
-	src/wire/protocol.cc src/wire/protocol.h \
-	src/wire/pending_hooks.cc
+	src/wire/protocol.cc src/wire/protocol.h
 
 if HAVE_GTEST
 check_PROGRAMS += test/unit/wire/wire_tests

@@ -280,7 +280,7 @@ pmix_status_t RemoveSession(void* store, uint32_t session) {
 }  // namespace
 
 const pmix_gds_module_t kModule = {
-    "hash", false, Create, Destroy, Store, Fetch, Instances, Remove, RemoveSession,
+    "hash", true, Create, Destroy, Store, Fetch, Instances, Remove, RemoveSession,
 };
 
 }  // namespace pmix::gds::hash

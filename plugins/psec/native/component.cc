@@ -2,8 +2,9 @@
 //
 // Priority 100, the highest: on a Unix socket the kernel's record of the
 // peer cannot be forged by the peer and costs one getsockopt, while munge
-// needs a daemon round trip per credential. It cannot judge a tcp peer;
-// the handshake then names another module (munge) for that connection.
+// needs a daemon round trip per credential. Over tcp it judges loopback
+// peers only (from the kernel's socket table); a remote peer needs another
+// module (munge).
 #include "plugins/psec/native/native_module.h"
 #include "pmix/mca/mca.h"
 #include "plugins/common/constant_component.h"

@@ -19,9 +19,10 @@ const pmix_mca_param_desc_t kParams[] = {
     {"ipv6_port", PMIX_MCA_PARAM_INT, "0",
      "IPv6 port to listen on; 0 lets the kernel pick a free one, so servers never collide",
      nullptr},
-    {"disable_ipv4", PMIX_MCA_PARAM_BOOL, "false",
+    // OpenPMIx's names, so its users' PMIX_MCA_ptl_tcp_disable_ipv4_family works
+    {"disable_ipv4_family", PMIX_MCA_PARAM_BOOL, "false",
      "Do not use IPv4; off, since IPv4 loopback exists everywhere", nullptr},
-    {"disable_ipv6", PMIX_MCA_PARAM_BOOL, "false",
+    {"disable_ipv6_family", PMIX_MCA_PARAM_BOOL, "false",
      "Do not use IPv6; off, as IPv6 is only used when IPv4 is disabled or absent", nullptr},
 };
 

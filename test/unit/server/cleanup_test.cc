@@ -1,7 +1,5 @@
 // Cleanup registrations (src/server/server_cleanup.h): splitting the
 // directives, the registry, and removal in a private temp tree.
-#include "src/server/server_cleanup.h"
-
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,6 +9,7 @@
 #include <string>
 
 #include "pmix.h"
+#include "src/server/server_cleanup.h"
 
 namespace pmix::server::cleanup {
 namespace {

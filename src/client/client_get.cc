@@ -1,0 +1,332 @@
+// PMIx_Get and PMIx_Get_nb (standard §5.3, §5.4, §6.2, RFC0009).
+//
+// A get is one post to the progress thread, which owns the cache: look up
+// (get_rules.h PlanLookup), answer on a hit. On a miss, the rules decide
+// whether the server is asked (non-reserved keys of other processes;
+// reserved keys and job data of another namespace whose job info is not
+// cached yet) or NOT_FOUND is the answer. The server's reply carries the
+// target's data (and, when asked for, that namespace's job info), which
+// goes into the cache before the lookup runs again -- so later gets about
+// the same process are local.
+//
+// kGet request: proc, key (NULL: all), the caller's infos, bool "send the
+// job info". Reply: status, bool has_job [, i32 nlocalprocs, info array
+// registration], then ProcData records to the end (server_get.cc).
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "pmix.h"
+#include "src/client/client_state.h"
+#include "src/client/get_rules.h"
+#include "src/common/api_guard.h"
+#include "src/common/info_lookup.h"
+#include "src/common/output.h"
+#include "src/jobinfo/jobinfo.h"
+#include "src/runtime/context.h"
+#include "src/server/server_self.h"
+#include "src/wire/proc_data.h"
+
+namespace pmix::client {
+namespace {
+
+using Done = std::function<void(Status, gds::ValuePtr)>;
+
+// One get in flight (progress thread only).
+struct GetOp {
+  pmix_proc_t target{};
+  std::string key;  // empty: every key of the target
+  getrules::GetDirectives dirs;
+  std::shared_ptr<wire::Infos> infos;  // the caller's, forwarded to the server
+  Done done;
+  bool finished = false;
+  std::unique_ptr<runtime::ProgressEngine::Timer> guard;
+};
+using GetOpPtr = std::shared_ptr<GetOp>;
+
+// The client's own bound on a wait the server times (PMIX_TIMEOUT): a little
+// later than the server's, so the server's PMIX_ERR_TIMEOUT normally wins.
+constexpr std::chrono::milliseconds kGuardSlack{1000};
+
+void Finish(GetOp& op, Status status, gds::ValuePtr value) {
+  if (op.finished) return;
+  op.finished = true;
+  op.guard.reset();
+  Done done = std::move(op.done);
+  done(status, std::move(value));
+}
+
+bool OwnNspace(const Client& c, const pmix_proc_t& p) {
+  return PMIx_Check_nspace(c.myproc.nspace, p.nspace);
+}
+
+gds::ValuePtr NewValue() {
+  gds::ValuePtr v(PMIx_Value_create(1));
+  if (v == nullptr) throw std::bad_alloc();
+  return v;
+}
+
+// Every key of one instance as a PMIX_DATA_ARRAY of PMIX_INFO.
+gds::ValuePtr ArrayValue(gds::InfoArray&& infos) {
+  gds::ValuePtr v = NewValue();
+  auto* array = static_cast<pmix_data_array_t*>(std::calloc(1, sizeof(pmix_data_array_t)));
+  if (array == nullptr) throw std::bad_alloc();
+  array->type = PMIX_INFO;
+  array->size = infos.size();
+  array->array = infos.release();
+  v->type = PMIX_DATA_ARRAY;
+  v->data.darray = array;
+  return v;
+}
+
+std::optional<std::string> TargetHost(const Client& c, const GetOp& op) {
+  if (op.dirs.realm != getrules::Realm::kNode || op.dirs.nodeid || op.dirs.hostname ||
+      op.target.rank >= PMIX_RANK_VALID)
+    return std::nullopt;
+  auto host = c.cache.FetchValue(op.target, gds::Where::Proc(), PMIX_GDS_VIEW_ALL, PMIX_HOSTNAME);
+  if (!host.ok() || (*host)->type != PMIX_STRING || (*host)->data.string == nullptr)
+    return std::nullopt;
+  return std::string((*host)->data.string);
+}
+
+// The cache's answer: the value, or NOT_FOUND / EXISTS_OUTSIDE_SCOPE / BAD_PARAM.
+Result<gds::ValuePtr> Lookup(const Client& c, const GetOp& op) {
+  if (op.key == PMIX_PROCID) {  // §6.1.4: the caller's id, whatever proc says
+    gds::ValuePtr v = NewValue();
+    PMIX_RETURN_IF_ERROR(PMIx_Value_load(v.get(), &c.myproc, PMIX_PROC));
+    return v;
+  }
+  getrules::Requester who{c.myproc, c.hostname};
+  auto plan = getrules::PlanLookup(op.target, op.key, op.dirs, who, TargetHost(c, op));
+  if (!plan.ok()) return plan.status();
+  pmix_gds_view_t view = getrules::CacheView(op.dirs);
+  if (op.key.empty()) {
+    const auto& step = plan->front();
+    auto all = c.cache.Fetch(step.proc, step.where, view, "");
+    if (!all.ok()) return all.status().code() == PMIX_ERR_BAD_PARAM ? Status(PMIX_ERR_NOT_FOUND) : all.status();
+    return ArrayValue(std::move(*all));
+  }
+  Status answer = PMIX_ERR_NOT_FOUND;
+  for (const auto& step : *plan) {
+    auto v = c.cache.FetchValue(step.proc, step.where, view, op.key);
+    if (v.ok()) return std::move(*v);
+    // A step whose realm instance the store cannot name (no session or app
+    // known for it) is a miss, not the caller's error.
+    if (v.status().code() == PMIX_ERR_EXISTS_OUTSIDE_SCOPE) answer = v.status();
+  }
+  return answer;
+}
+
+// Whether a miss goes to the server (§5.3, §6.2).
+bool AskServerOnMiss(const Client& c, const GetOp& op, Status miss) {
+  if (miss.code() != PMIX_ERR_NOT_FOUND || op.dirs.optional) return false;
+  if (c.conn == nullptr) return false;
+  bool own = OwnNspace(c, op.target);
+  bool job_data = getrules::IsReservedKey(op.key) || op.target.rank == PMIX_RANK_WILDCARD ||
+                  op.dirs.realm != getrules::Realm::kDefault;
+  if (job_data) return !own && c.fetched_jobs.count(op.target.nspace) == 0;
+  // The caller's own data is in its cache: only a timed get waits at the
+  // server for the caller's own commit (another thread may put); an
+  // untimed one would wait forever.
+  return !(own && op.target.rank == c.myproc.rank) || op.dirs.timeout > 0;
+}
+
+void StoreReply(Client& c, const GetOp& op, std::optional<std::pair<int, wire::Infos>>& job,
+                const std::vector<wire::ProcData>& records) {
+  std::unique_lock<std::shared_mutex> lock(c.cache_mu);
+  if (job) {
+    auto ingested = jobinfo::Ingest(c.cache, op.target.nspace, job->first, job->second.view(),
+                                    jobinfo::Context{c.hostname});
+    if (!ingested.ok())
+      output::Error("client", "job info of %s: not usable (%d)", op.target.nspace,
+                    ingested.status().code());
+    c.fetched_jobs.insert(op.target.nspace);
+  }
+  for (const auto& rec : records) {
+    bool own = OwnNspace(c, rec.proc);
+    if (own && (rec.proc.rank == c.myproc.rank || rec.proc.rank == PMIX_RANK_WILDCARD)) continue;
+    Status stored = wire::StoreProcData(c.cache, rec, PMIX_GLOBAL);
+    if (!stored.ok())
+      output::Error("client", "data of %s:%u: not stored (%d)", rec.proc.nspace, rec.proc.rank,
+                    stored.code());
+  }
+}
+
+void OnServerReply(const GetOpPtr& op, Status status, wire::Reader& r) {
+  Client* c = CurrentClient();
+  if (op->finished) return;
+  if (c == nullptr) return Finish(*op, PMIX_ERR_INIT, nullptr);
+  if (!status.ok()) return Finish(*op, status, nullptr);
+  pmix_status_t answer = r.Status();
+  std::optional<std::pair<int, wire::Infos>> job;
+  if (r.Bool()) {
+    int nlocal = r.I32();
+    job.emplace(nlocal, r.InfoArray());
+  }
+  auto records = wire::UnpackProcData(r);
+  if (!records.ok()) return Finish(*op, records.status(), nullptr);
+  StoreReply(*c, *op, job, *records);
+  if (answer != PMIX_SUCCESS) return Finish(*op, answer, nullptr);
+  auto v = Lookup(*c, *op);
+  Finish(*op, v.ok() ? Status() : v.status(), v.ok() ? std::move(*v) : nullptr);
+}
+
+void AskServer(Client& c, const GetOpPtr& op) {
+  bool want_job = !OwnNspace(c, op->target) && c.fetched_jobs.count(op->target.nspace) == 0;
+  wire::Writer w(c.codec());
+  w.Proc(op->target).String(op->key.empty() ? nullptr : op->key.c_str());
+  w.InfoArray(op->infos ? op->infos->view() : std::span<const pmix_info_t>());
+  w.Bool(want_job);
+  auto body = w.Take();
+  if (!body.ok()) return Finish(*op, body.status(), nullptr);
+  if (op->dirs.timeout > 0) {
+    auto delay = std::chrono::seconds(op->dirs.timeout) + kGuardSlack;
+    op->guard = runtime::Engine()->AddTimer(delay, [op] { Finish(*op, PMIX_ERR_TIMEOUT, nullptr); });
+  }
+  c.Request(wire::Msg::kGet, *body, [op](Status status, wire::Reader& r) {
+    OnServerReply(op, status.code() == PMIX_ERR_UNREACH ? Status(PMIX_ERR_NOT_FOUND) : status, r);
+  });
+}
+
+// Progress thread: the whole get.
+void RunGet(Client& c, const GetOpPtr& op) {
+  if (op->dirs.refresh && AskServerOnMiss(c, *op, PMIX_ERR_NOT_FOUND)) return AskServer(c, op);
+  auto v = Lookup(c, *op);
+  if (v.ok()) return Finish(*op, Status(), std::move(*v));
+  if (op->dirs.refresh || !AskServerOnMiss(c, *op, v.status())) return Finish(*op, v.status(), nullptr);
+  AskServer(c, op);
+}
+
+// Validates a get's arguments (caller's thread) into a GetOp without `done`.
+Result<GetOpPtr> Prepare(const pmix_proc_t* proc, const char* key, const pmix_info_t info[],
+                         size_t ninfo) {
+  if (!ClientInitialized()) return Status(PMIX_ERR_INIT);
+  PMIX_RETURN_IF_ERROR(getrules::CheckGetKey(key));
+  auto dirs = getrules::ParseGetDirectives(InfoSpan(info, ninfo));
+  if (!dirs.ok() || (info == nullptr && ninfo > 0)) return Status(PMIX_ERR_BAD_PARAM);
+  auto op = std::make_shared<GetOp>();
+  op->target = proc != nullptr ? *proc : MyProc();
+  size_t nslen = ::strnlen(op->target.nspace, PMIX_MAX_NSLEN + 1);
+  if (nslen > PMIX_MAX_NSLEN) return Status(PMIX_ERR_BAD_PARAM);
+  if (nslen == 0) PMIX_LOAD_NSPACE(op->target.nspace, MyProc().nspace);
+  if (key != nullptr) op->key = key;
+  op->dirs = std::move(*dirs);
+  if (ninfo > 0) {
+    auto copy = wire::Infos::CopyOf(InfoSpan(info, ninfo));
+    if (!copy.ok()) return copy.status();
+    op->infos = std::make_shared<wire::Infos>(std::move(*copy));
+  }
+  return op;
+}
+
+// The value as the caller asked for it: PMIX_GET_POINTER_VALUES keeps it in
+// the library until finalize.
+pmix_value_t* HandOut(Client* c, const GetOp& op, gds::ValuePtr& value) {
+  if (!op.dirs.pointer_values || c == nullptr || value == nullptr) return value.release();
+  c->pointer_values.push_back(std::move(value));
+  return c->pointer_values.back().get();
+}
+
+struct GetOut {
+  pmix_status_t status = PMIX_ERROR;
+  pmix_value_t* value = nullptr;
+};
+
+// The fast path (DESIGN §5: an answer from data the caller's thread may
+// read): a hit in the cache, looked up on the caller's thread under the
+// cache's reader lock, with no thread hand-off. Anything else -- a miss,
+// a refresh, pointer values, puts not yet applied, a store that does not
+// allow concurrent reads -- goes the regular way, which repeats the lookup
+// on the progress thread.
+std::optional<gds::ValuePtr> TryCallerThread(const GetOp& op) {
+  if (op.dirs.refresh || op.dirs.pointer_values) return std::nullopt;
+  Client* c = ClientForReaders();
+  if (c == nullptr || c->cache.module() == nullptr || !c->cache.module()->concurrent_reads)
+    return std::nullopt;
+  std::shared_lock<std::shared_mutex> lock(c->cache_mu);
+  if (c->writes_in_flight.load(std::memory_order_acquire) != 0) return std::nullopt;
+  auto v = Lookup(*c, op);
+  if (!v.ok()) return std::nullopt;
+  return std::move(*v);
+}
+
+}  // namespace
+}  // namespace pmix::client
+
+using pmix::Status;
+namespace client = pmix::client;
+namespace runtime = pmix::runtime;
+
+extern "C" pmix_status_t PMIx_Get(const pmix_proc_t* proc, const pmix_key_t key,
+                                  const pmix_info_t info[], size_t ninfo, pmix_value_t** val) {
+  return pmix::ApiGuard("PMIx_Get", [&]() -> Status {
+    if (pmix::server::ServerOnly()) {  // mpirun/orted read their own store
+      if (proc == nullptr || val == nullptr) return PMIX_ERR_BAD_PARAM;
+      auto v = pmix::server::Get(*proc, key == nullptr ? "" : key);
+      if (!v.ok()) return v.status();
+      *val = *v;
+      return Status();
+    }
+    auto prepared = client::Prepare(proc, key, info, ninfo);
+    if (!prepared.ok()) return prepared.status();
+    client::GetOpPtr op = std::move(*prepared);
+    if (val == nullptr || (op->dirs.static_values && *val == nullptr)) return PMIX_ERR_BAD_PARAM;
+    if (op->dirs.static_values) op->dirs.pointer_values = false;
+    if (auto hit = client::TryCallerThread(*op)) {
+      if (op->dirs.static_values) {
+        **val = **hit;  // the caller's storage takes over the contents
+        std::free(hit->release());
+      } else {
+        *val = hit->release();
+      }
+      return Status();
+    }
+    auto out = runtime::CallBlocking<client::GetOut>([op](std::function<void(client::GetOut)> done) {
+      client::Client* c = client::CurrentClient();
+      if (c == nullptr) return done({PMIX_ERR_INIT, nullptr});
+      op->done = [op, done](Status status, pmix::gds::ValuePtr value) {
+        pmix_value_t* raw = client::HandOut(client::CurrentClient(), *op, value);
+        done({status.code(), raw});
+      };
+      client::RunGet(*c, op);
+    });
+    if (!out.ok()) return out.status();
+    if (out->status != PMIX_SUCCESS) {
+      if (out->value != nullptr && !op->dirs.pointer_values) PMIx_Value_free(out->value, 1);
+      return out->status;
+    }
+    if (op->dirs.static_values) {
+      **val = *out->value;  // the caller's storage takes over the contents
+      std::free(out->value);
+    } else {
+      *val = out->value;
+    }
+    return Status();
+  });
+}
+
+extern "C" pmix_status_t PMIx_Get_nb(const pmix_proc_t* proc, const pmix_key_t key,
+                                     const pmix_info_t info[], size_t ninfo,
+                                     pmix_value_cbfunc_t cbfunc, void* cbdata) {
+  return pmix::ApiGuard("PMIx_Get_nb", [&]() -> Status {
+    auto prepared = client::Prepare(proc, key, info, ninfo);
+    if (!prepared.ok()) return prepared.status();
+    client::GetOpPtr op = std::move(*prepared);
+    // No storage to return a static value into (§5.4.1).
+    if (cbfunc == nullptr || op->dirs.static_values) return PMIX_ERR_BAD_PARAM;
+    runtime::ProgressEngine* engine = runtime::Engine();
+    if (engine == nullptr) return PMIX_ERR_INIT;
+    return engine->Post([op, cbfunc, cbdata] {
+      client::Client* c = client::CurrentClient();
+      if (c == nullptr) return cbfunc(PMIX_ERR_INIT, nullptr, cbdata);
+      op->done = [op, cbfunc, cbdata](Status status, pmix::gds::ValuePtr value) {
+        // Library-owned: released when the callback returns (unless kept
+        // for PMIX_GET_POINTER_VALUES).
+        pmix_value_t* raw = client::HandOut(client::CurrentClient(), *op, value);
+        cbfunc(status.code(), raw, cbdata);
+        if (!op->dirs.pointer_values && raw != nullptr) PMIx_Value_free(raw, 1);
+      };
+      client::RunGet(*c, op);
+    });
+  });
+}

@@ -1,0 +1,200 @@
+#include "src/client/get_rules.h"
+
+#include <cstring>
+
+#include "src/common/info_lookup.h"
+
+namespace pmix::getrules {
+namespace {
+
+// A qualifier present but unreadable as the type its attribute names.
+template <class T>
+Status ReadQualifier(std::span<const pmix_info_t> info, const char* key, std::optional<T> read,
+                     std::optional<T>& out) {
+  if (FindInfo(info, key) == nullptr) return Status();
+  if (!read) return PMIX_ERR_BAD_PARAM;
+  out = std::move(read);
+  return Status();
+}
+
+Status ReadScope(std::span<const pmix_info_t> info, GetDirectives& d) {
+  const pmix_info_t* i = FindInfo(info, PMIX_DATA_SCOPE);
+  if (i == nullptr) return Status();
+  if (i->value.type == PMIX_SCOPE) {
+    d.scope = i->value.data.scope;
+    return Status();
+  }
+  auto n = InfoU32(info, PMIX_DATA_SCOPE);
+  if (!n || *n > PMIX_INTERNAL) return PMIX_ERR_BAD_PARAM;
+  d.scope = static_cast<pmix_scope_t>(*n);
+  return Status();
+}
+
+// The realm qualifiers, in the standard's order of precedence when a
+// caller names several (the most specific wins).
+struct RealmFlag {
+  const char* key;
+  Realm realm;
+};
+constexpr RealmFlag kRealmFlags[] = {
+    {PMIX_SESSION_INFO, Realm::kSession}, {PMIX_JOB_INFO, Realm::kJob},
+    {PMIX_APP_INFO, Realm::kApp},         {PMIX_NODE_INFO, Realm::kNode},
+    {"pmix.proc.info", Realm::kProc},
+};
+
+bool ValidRank(pmix_rank_t rank) { return rank < PMIX_RANK_VALID; }
+
+pmix_proc_t WithRank(const pmix_proc_t& proc, pmix_rank_t rank) {
+  pmix_proc_t out = proc;
+  out.rank = rank;
+  return out;
+}
+
+gds::Where SessionWhere(const GetDirectives& d) {
+  if (d.session) return gds::Where::Session(*d.session);
+  gds::Where w;
+  w.realm = PMIX_GDS_REALM_SESSION;
+  return w;
+}
+
+LookupStep AppStep(const pmix_proc_t& target, const GetDirectives& d, const Requester& who) {
+  if (d.appnum) return {WithRank(target, PMIX_RANK_WILDCARD), gds::Where::App(*d.appnum)};
+  gds::Where w;
+  w.realm = PMIX_GDS_REALM_APP;
+  if (ValidRank(target.rank)) return {target, w};  // the store reads target's PMIX_APPNUM
+  if (PMIx_Check_nspace(target.nspace, who.me.nspace)) return {who.me, w};
+  return {WithRank(target, PMIX_RANK_WILDCARD), gds::Where::App(0)};
+}
+
+LookupStep NodeStep(const pmix_proc_t& target, const GetDirectives& d, const Requester& who,
+                    const std::optional<std::string>& target_host) {
+  gds::Where w;
+  w.realm = PMIX_GDS_REALM_NODE;
+  w.nodeid = d.nodeid;
+  w.hostname = d.hostname;
+  if (!w.nodeid && !w.hostname) w.hostname = target_host ? *target_host : std::string(who.hostname);
+  return {WithRank(target, PMIX_RANK_WILDCARD), w};
+}
+
+Result<std::vector<LookupStep>> ExplicitRealm(const pmix_proc_t& target, const GetDirectives& d,
+                                              const Requester& who,
+                                              const std::optional<std::string>& target_host) {
+  switch (d.realm) {
+    case Realm::kSession:
+      return std::vector<LookupStep>{{WithRank(who.me, PMIX_RANK_WILDCARD), SessionWhere(d)}};
+    case Realm::kJob:
+      return std::vector<LookupStep>{{WithRank(target, PMIX_RANK_WILDCARD), gds::Where::Job()}};
+    case Realm::kApp:
+      return std::vector<LookupStep>{AppStep(target, d, who)};
+    case Realm::kNode:
+      return std::vector<LookupStep>{NodeStep(target, d, who, target_host)};
+    case Realm::kProc:
+    case Realm::kDefault:
+      break;
+  }
+  if (!ValidRank(target.rank) && target.rank != PMIX_RANK_UNDEF) return Status(PMIX_ERR_BAD_PARAM);
+  return std::vector<LookupStep>{{target, gds::Where::Proc()}};
+}
+
+}  // namespace
+
+bool IsReservedKey(std::string_view key) { return key.substr(0, 4) == "pmix"; }
+
+Status CheckPutKey(const char* key, bool reserved_allowed) {
+  PMIX_RETURN_IF_ERROR(CheckGetKey(key));
+  if (key == nullptr || key[0] == '\0') return PMIX_ERR_BAD_PARAM;
+  if (!reserved_allowed && IsReservedKey(key) && !PostableReservedKey(key)) return PMIX_ERR_BAD_PARAM;
+  return Status();
+}
+
+// Reserved keys a process may still post about itself, because a real
+// consumer does and fails without it: Open MPI 4.1's MPI_Init puts
+// PMIX_HOSTNAME ("pmix.hname", GLOBAL) and aborts when that is refused
+// (OpenPMIx 4.2.2 accepts every reserved key on Put).
+bool PostableReservedKey(const char* key) {
+  static constexpr const char* kPostable[] = {PMIX_HOSTNAME};
+  for (const char* k : kPostable) {
+    if (std::strncmp(key, k, PMIX_MAX_KEYLEN) == 0) return true;
+  }
+  return false;
+}
+
+Status CheckPutScope(pmix_scope_t scope) {
+  switch (scope) {
+    case PMIX_LOCAL:
+    case PMIX_REMOTE:
+    case PMIX_GLOBAL:
+    case PMIX_INTERNAL:
+      return Status();
+    default:
+      return PMIX_ERR_BAD_PARAM;
+  }
+}
+
+Status CheckGetKey(const char* key) {
+  if (key == nullptr) return Status();
+  size_t len = ::strnlen(key, PMIX_MAX_KEYLEN + 1);
+  if (len == 0 || len > PMIX_MAX_KEYLEN) return PMIX_ERR_BAD_PARAM;
+  return Status();
+}
+
+Result<GetDirectives> ParseGetDirectives(std::span<const pmix_info_t> info) {
+  GetDirectives d;
+  if (info.data() == nullptr && !info.empty()) return Status(PMIX_ERR_BAD_PARAM);
+  if (info.empty()) return d;
+  d.optional = InfoFlag(info, PMIX_OPTIONAL);
+  d.immediate = InfoFlag(info, PMIX_IMMEDIATE);
+  d.refresh = InfoFlag(info, PMIX_GET_REFRESH_CACHE);
+  d.static_values = InfoFlag(info, PMIX_GET_STATIC_VALUES);
+  d.pointer_values = InfoFlag(info, PMIX_GET_POINTER_VALUES);
+  std::optional<int64_t> timeout;
+  PMIX_RETURN_IF_ERROR(ReadQualifier(info, PMIX_TIMEOUT, InfoInt(info, PMIX_TIMEOUT), timeout));
+  if (timeout && (*timeout < 0 || *timeout > INT32_MAX)) return Status(PMIX_ERR_BAD_PARAM);
+  d.timeout = static_cast<int>(timeout.value_or(0));
+  PMIX_RETURN_IF_ERROR(ReadScope(info, d));
+  for (const RealmFlag& flag : kRealmFlags) {
+    if (InfoFlag(info, flag.key)) d.realm = flag.realm;
+  }
+  PMIX_RETURN_IF_ERROR(ReadQualifier(info, PMIX_NODEID, InfoU32(info, PMIX_NODEID), d.nodeid));
+  PMIX_RETURN_IF_ERROR(ReadQualifier(info, PMIX_APPNUM, InfoU32(info, PMIX_APPNUM), d.appnum));
+  PMIX_RETURN_IF_ERROR(
+      ReadQualifier(info, PMIX_SESSION_ID, InfoU32(info, PMIX_SESSION_ID), d.session));
+  PMIX_RETURN_IF_ERROR(
+      ReadQualifier(info, PMIX_HOSTNAME, InfoString(info, PMIX_HOSTNAME), d.hostname));
+  return d;
+}
+
+pmix_gds_view_t CacheView(const GetDirectives& d) {
+  if (d.scope == PMIX_LOCAL) return PMIX_GDS_VIEW_LOCAL;
+  if (d.scope == PMIX_REMOTE) return PMIX_GDS_VIEW_REMOTE;
+  return PMIX_GDS_VIEW_ALL;
+}
+
+Result<std::vector<LookupStep>> PlanLookup(const pmix_proc_t& target, std::string_view key,
+                                           const GetDirectives& d, const Requester& who,
+                                           const std::optional<std::string>& target_host) {
+  bool reserved = IsReservedKey(key);
+  if (d.realm != Realm::kDefault && d.realm != Realm::kProc) {
+    return ExplicitRealm(target, d, who, target_host);
+  }
+  if (key.empty() && target.rank == PMIX_RANK_UNDEF) return Status(PMIX_ERR_BAD_PARAM);
+  std::vector<LookupStep> steps;
+  pmix_proc_t job = WithRank(target, PMIX_RANK_WILDCARD);
+  if (target.rank == PMIX_RANK_WILDCARD) {
+    steps.push_back({job, gds::Where::Job()});
+    if (reserved) steps.push_back({job, SessionWhere(d)});
+  } else if (target.rank == PMIX_RANK_UNDEF) {
+    if (reserved) steps.push_back({job, gds::Where::Job()});
+    steps.push_back({target, gds::Where::Proc()});
+  } else if (ValidRank(target.rank)) {
+    // Strictly one lookup, as RFC0009 and OpenPMIx 4.2.2: a job-level key
+    // asked of a rank is NOT_FOUND (ask with PMIX_RANK_WILDCARD).
+    steps.push_back({target, gds::Where::Proc()});
+  } else {
+    return Status(PMIX_ERR_BAD_PARAM);
+  }
+  if (key.empty()) steps.resize(1);
+  return steps;
+}
+
+}  // namespace pmix::getrules

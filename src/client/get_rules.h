@@ -1,0 +1,103 @@
+// The pure rules behind PMIx_Put and PMIx_Get (standard ch. 5 and 6,
+// RFC0009): which keys a process may post, what a get's directives mean,
+// and where in a gds store (include/pmix/mca/gds.h) a get looks.
+//
+// No state, no I/O: the client (client_put.cc, client_get.cc) and the
+// server (server_get.cc) apply these, and unit tests check them
+// (test/unit/client/get_rules_test.cc). Thread-safe.
+#ifndef PMIXX_SRC_CLIENT_GET_RULES_H
+#define PMIXX_SRC_CLIENT_GET_RULES_H
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mca/gds/base/gds_base.h"
+#include "pmix_common.h"
+#include "src/common/status.h"
+
+namespace pmix::getrules {
+
+// Keys starting with "pmix" belong to the standard / the host (RFC0009).
+bool IsReservedKey(std::string_view key);
+
+// A key a client may pass to PMIx_Put / PMIx_Store_internal: non-NULL,
+// 1..PMIX_MAX_KEYLEN characters (NUL within PMIX_MAX_KEYLEN + 1 bytes),
+// and (when reserved_allowed is false) not reserved. PMIX_ERR_BAD_PARAM.
+Status CheckPutKey(const char* key, bool reserved_allowed);
+// The reserved keys PMIx_Put accepts anyway (compatibility with real
+// consumers; get_rules.cc lists them and why).
+bool PostableReservedKey(const char* key);
+
+// PMIx_Put's scopes: LOCAL, REMOTE, GLOBAL, INTERNAL (PMIX_ERR_BAD_PARAM
+// for UNDEF and unknown values, as OpenPMIx 4.2.2 answers).
+Status CheckPutScope(pmix_scope_t scope);
+
+// A get key: NULL (all of a process's data) or 1..PMIX_MAX_KEYLEN chars.
+Status CheckGetKey(const char* key);
+
+enum class Realm { kDefault, kSession, kJob, kApp, kProc, kNode };
+
+// A get's directives (§5.4, §6.1), as parsed from its info array.
+struct GetDirectives {
+  bool optional = false;        // PMIX_OPTIONAL: the client's cache only
+  bool immediate = false;       // PMIX_IMMEDIATE: the server does not wait / ask its host
+  bool refresh = false;         // PMIX_GET_REFRESH_CACHE
+  bool static_values = false;   // PMIX_GET_STATIC_VALUES
+  bool pointer_values = false;  // PMIX_GET_POINTER_VALUES
+  int timeout = 0;              // PMIX_TIMEOUT seconds; 0: none
+  std::optional<pmix_scope_t> scope;  // PMIX_DATA_SCOPE
+  Realm realm = Realm::kDefault;      // the realm qualifiers
+  std::optional<uint32_t> nodeid;     // PMIX_NODEID
+  std::optional<std::string> hostname;  // PMIX_HOSTNAME
+  std::optional<uint32_t> appnum;     // PMIX_APPNUM
+  std::optional<uint32_t> session;    // PMIX_SESSION_ID
+};
+
+// PMIX_ERR_BAD_PARAM for a NULL array with a nonzero count, a negative
+// timeout, or a qualifier whose value has the wrong type. Unknown infos
+// are ignored (they go to the server and the host as they are).
+Result<GetDirectives> ParseGetDirectives(std::span<const pmix_info_t> info);
+
+// The view a requester's own cache is read with: PMIX_DATA_SCOPE LOCAL or
+// REMOTE narrow it, anything else sees everything.
+pmix_gds_view_t CacheView(const GetDirectives& d);
+
+// One place a get looks, with the proc to name it by.
+struct LookupStep {
+  pmix_proc_t proc{};
+  gds::Where where;
+};
+
+// Who is asking, for the realm defaults.
+struct Requester {
+  pmix_proc_t me{};
+  std::string_view hostname;  // the local node (borrowed for the call)
+};
+
+// The lookups that answer a get for `key` (empty: every key) about
+// `target`, first hit wins (RFC0009: one lookup on the common path; the
+// later steps only on a miss):
+//   explicit realm   one step in that realm (session: PMIX_SESSION_ID or the
+//                    caller's session; app: PMIX_APPNUM, else target's app,
+//                    for a wildcard rank the caller's app in its own job and
+//                    app 0 in another; node: PMIX_NODEID/PMIX_HOSTNAME, else
+//                    target_host when known, else the local node);
+//   rank WILDCARD    the job realm; a reserved key then the session realm;
+//   rank UNDEF       the proc realm across ranks; a reserved key looks in the
+//                    job realm first;
+//   a valid rank     the proc realm only (a job-level key asked of a rank
+//                    is NOT_FOUND, as in OpenPMIx 4.2.2).
+// An empty key uses the first step only (and rank UNDEF is then refused:
+// PMIX_ERR_BAD_PARAM). PMIX_ERR_BAD_PARAM for other unusable ranks
+// (PMIX_RANK_LOCAL_NODE etc.) outside the job/session/node realms.
+Result<std::vector<LookupStep>> PlanLookup(const pmix_proc_t& target, std::string_view key,
+                                           const GetDirectives& d, const Requester& who,
+                                           const std::optional<std::string>& target_host = {});
+
+}  // namespace pmix::getrules
+
+#endif  // PMIXX_SRC_CLIENT_GET_RULES_H

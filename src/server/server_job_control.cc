@@ -1,0 +1,116 @@
+// Job control on the server: cleanup registrations kept here, the rest
+// handed to the host's job_control upcall (server_job_control.h).
+#include "src/server/server_job_control.h"
+
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "pmix_server.h"
+#include "src/common/info_lookup.h"
+#include "src/common/output.h"
+#include "src/server/server_cleanup.h"
+#include "src/server/server_internal.h"
+
+namespace pmix::server {
+namespace {
+
+// The registrations of the running server (progress thread only; emptied
+// at server finalize).
+cleanup::Registry& Registrations() {
+  static cleanup::Registry registry;
+  return registry;
+}
+
+void RunAll(std::vector<cleanup::Request> requests) {
+  for (const cleanup::Request& req : requests) cleanup::Execute(req);
+}
+
+// Holds a host job_control call's continuation until its cbfunc.
+struct HostCtx {
+  JobControlDone done;
+};
+
+void HostDone(pmix_status_t status, pmix_info_t* info, size_t ninfo, void* cbdata,
+              pmix_release_cbfunc_t release_fn, void* release_cbdata) {
+  std::shared_ptr<HostCtx> ctx(static_cast<HostCtx*>(cbdata));
+  auto copy = wire::Infos::CopyOf(InfoSpan(info, ninfo));
+  if (release_fn != nullptr) release_fn(release_cbdata);
+  if (!copy.ok() && status == PMIX_SUCCESS) status = copy.status().code();
+  auto results = std::make_shared<wire::Infos>(copy.ok() ? std::move(*copy) : wire::Infos());
+  PostToServer([ctx, status, results](Server&) { ctx->done(status, std::move(*results)); });
+}
+
+// The host's part: rest plus the requester's uid/gid.
+void AskHost(Server& s, const JobControlRequester& who, std::span<const pmix_proc_t> targets,
+             wire::Infos rest, const JobControlDone& done) {
+  if (s.module.job_control == nullptr) return done(PMIX_ERR_NOT_SUPPORTED, wire::Infos());
+  uint32_t uid = who.uid, gid = who.gid;
+  Status added = rest.Add(PMIX_USERID, &uid, PMIX_UINT32);
+  if (added.ok()) added = rest.Add(PMIX_GRPID, &gid, PMIX_UINT32);
+  if (!added.ok()) return done(added.code(), wire::Infos());
+  auto* ctx = new HostCtx{done};
+  pmix_status_t rc = s.module.job_control(&who.proc, targets.empty() ? nullptr : targets.data(),
+                                          targets.size(), rest.data(), rest.size(), HostDone, ctx);
+  if (rc == PMIX_SUCCESS) return;
+  delete ctx;
+  done(rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc, wire::Infos());
+}
+
+void Reply(const std::weak_ptr<Peer>& weak, const ptl::Frame& request, pmix_status_t status,
+           const wire::Infos& results) {
+  auto peer = weak.lock();
+  if (peer == nullptr || peer->conn->closed()) return;
+  wire::Writer w(peer->conn->codec());
+  w.Status(status).InfoArray(results.view());
+  auto body = w.Take();
+  peer->conn
+      ->Reply(request, body.ok() ? *body : StatusBody(peer->conn->codec(), body.status().code()))
+      .ok();
+}
+
+}  // namespace
+
+void JobControl(Server& s, const JobControlRequester& who, std::span<const pmix_proc_t> targets,
+                std::span<const pmix_info_t> directives, JobControlDone done) {
+  cleanup::Request req;
+  req.owner = who.uid;
+  wire::Infos rest;
+  Status split = cleanup::Split(directives, &req, &rest);
+  if (!split.ok()) return done(split.code(), wire::Infos());
+  if (!req.empty()) {
+    if (targets.empty()) {
+      Registrations().Add(who.proc, std::move(req));
+    } else {
+      for (const pmix_proc_t& target : targets) Registrations().Add(target, req);
+    }
+  }
+  if (rest.size() == 0) return done(PMIX_SUCCESS, wire::Infos());
+  AskHost(s, who, targets, std::move(rest), done);
+}
+
+void HandleJobControl(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
+  wire::Reader r(peer->conn->codec(), frame.payload);
+  std::vector<pmix_proc_t> targets = r.Procs();
+  wire::Infos directives = r.InfoArray();
+  std::weak_ptr<Peer> weak = peer;
+  ptl::Frame reply_to{frame.flags, frame.type, frame.tag, {}};
+  if (!r.status().ok()) return Reply(weak, reply_to, r.status().code(), wire::Infos());
+  JobControlRequester who{peer->proc, peer->uid, peer->gid};
+  JobControl(s, who, targets, directives.view(),
+             [weak, reply_to](pmix_status_t status, wire::Infos&& results) {
+               Reply(weak, reply_to, status, results);
+             });
+}
+
+void JobControlOnPeerLost(Server&, const PeerPtr& peer) {
+  RunAll(Registrations().TakeProc(peer->proc));
+}
+
+void JobControlOnNamespaceGone(Server&, const std::string& nspace) {
+  RunAll(Registrations().TakeNamespace(nspace));
+}
+
+void JobControlShutdown(Server&) { RunAll(Registrations().TakeAll()); }
+
+}  // namespace pmix::server

@@ -1,0 +1,71 @@
+#include "src/server/server_self.h"
+
+#include <cstdlib>
+
+#include "pmix.h"
+#include "src/common/output.h"
+#include "src/runtime/context.h"
+#include "src/runtime/state.h"
+#include "src/server/server_internal.h"
+
+namespace pmix::server {
+namespace {
+
+struct Answer {
+  pmix_status_t status = PMIX_ERROR;
+  pmix_value_t* value = nullptr;
+};
+
+Answer Lookup(const Server& s, const pmix_proc_t& proc, const std::string& key) {
+  if (key.empty()) {
+    auto all = s.store.Fetch(proc, gds::Where::Proc(), PMIX_GDS_VIEW_ALL, "");
+    if (!all.ok()) return {all.status().code(), nullptr};
+    pmix_value_t* v = PMIx_Value_create(1);
+    auto* array = static_cast<pmix_data_array_t*>(std::calloc(1, sizeof(pmix_data_array_t)));
+    if (v == nullptr || array == nullptr) {
+      PMIx_Value_free(v, 1);
+      std::free(array);
+      return {PMIX_ERR_NOMEM, nullptr};
+    }
+    array->type = PMIX_INFO;
+    array->size = all->size();
+    array->array = all->release();
+    v->type = PMIX_DATA_ARRAY;
+    v->data.darray = array;
+    return {PMIX_SUCCESS, v};
+  }
+  auto v = s.store.FetchValue(proc, gds::Where::Proc(), PMIX_GDS_VIEW_ALL, key);
+  if (!v.ok() || proc.rank == PMIX_RANK_WILDCARD)
+    v = s.store.FetchValue(proc, gds::Where::Job(), PMIX_GDS_VIEW_ALL, key);
+  if (!v.ok()) return {v.status().code(), nullptr};
+  return {PMIX_SUCCESS, v->release()};
+}
+
+}  // namespace
+
+bool ServerOnly() {
+  return ServerInitialized() && runtime::InitCount(runtime::Role::kClient).load() == 0;
+}
+
+Status StoreInternal(const pmix_proc_t& proc, std::shared_ptr<wire::Infos> kv) {
+  runtime::ProgressEngine* engine = runtime::Engine();
+  if (engine == nullptr) return PMIX_ERR_INIT;
+  PostToServer([proc, kv](Server& s) {
+    Status stored = s.store.Put(proc, gds::Where::Proc(), PMIX_INTERNAL, kv->view());
+    if (!stored.ok())
+      output::Error("server", "PMIx_Store_internal(%s): refused (%d)", kv->view()[0].key, stored.code());
+  });
+  return Status();
+}
+
+Result<pmix_value_t*> Get(const pmix_proc_t& proc, const std::string& key) {
+  auto out = runtime::CallBlocking<Answer>([proc, key](std::function<void(Answer)> done) {
+    Server* s = CurrentServer();
+    done(s == nullptr ? Answer{PMIX_ERR_INIT, nullptr} : Lookup(*s, proc, key));
+  });
+  if (!out.ok()) return out.status();
+  if (out->status != PMIX_SUCCESS) return Status(out->status);
+  return out->value;
+}
+
+}  // namespace pmix::server

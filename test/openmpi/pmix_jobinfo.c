@@ -1,0 +1,120 @@
+/*
+ * A PMIx-only client (no MPI) that Debian's mpirun launches: it checks the
+ * job info our server gives it against what ORTE tells the process in its
+ * environment (OMPI_COMM_WORLD_*), all ranks on one node, and exchanges a
+ * key with its neighbour through Put/Commit/Fence/Get.
+ *
+ * The library's PMIx_Get_version() must start with $JOBINFO_VERSION_PREFIX
+ * ("pmixx" when unset; run_openmpi.sh also runs it on Debian's OpenPMIx).
+ * Prints "jobinfo <rank> of <size> ok version=..." on success, or
+ * "jobinfo <rank> FAIL: why" and exits 1. C99, public pmix.h API only.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmix.h"
+
+static pmix_proc_t me;
+
+static void Fail(const char* what, const char* detail) {
+  printf("jobinfo %u FAIL: %s%s%s\n", (unsigned)me.rank, what, detail ? ": " : "",
+         detail ? detail : "");
+  fflush(stdout);
+  exit(1);
+}
+
+static long EnvNumber(const char* name) {
+  const char* v = getenv(name);
+  if (v == NULL) Fail("not in the environment", name);
+  return strtol(v, NULL, 10);
+}
+
+/* Reads key of proc as an unsigned number (any width the value has). */
+static long GetNumber(const pmix_proc_t* proc, const char* key) {
+  pmix_value_t* val = NULL;
+  pmix_status_t rc = PMIx_Get(proc, key, NULL, 0, &val);
+  if (rc != PMIX_SUCCESS || val == NULL) Fail("PMIx_Get failed", key);
+  long out = -1;
+  switch (val->type) {
+    case PMIX_UINT32:
+      out = (long)val->data.uint32;
+      break;
+    case PMIX_UINT16:
+      out = (long)val->data.uint16;
+      break;
+    case PMIX_INT:
+      out = (long)val->data.integer;
+      break;
+    case PMIX_UINT64:
+      out = (long)val->data.uint64;
+      break;
+    case PMIX_PROC_RANK:
+      out = (long)val->data.rank;
+      break;
+    default:
+      Fail("unexpected value type", key);
+  }
+  PMIX_VALUE_RELEASE(val);
+  return out;
+}
+
+static void Expect(const pmix_proc_t* proc, const char* key, const char* env) {
+  char detail[128];
+  long got = GetNumber(proc, key), want = EnvNumber(env);
+  snprintf(detail, sizeof detail, "%s=%ld, %s=%ld", key, got, env, want);
+  if (got != want) Fail("mismatch", detail);
+}
+
+/* PMIX_LOCAL_PEERS on one node: every rank, "0,1,...,size-1". */
+static void CheckLocalPeers(const pmix_proc_t* job, long size) {
+  pmix_value_t* val = NULL;
+  if (PMIx_Get(job, PMIX_LOCAL_PEERS, NULL, 0, &val) != PMIX_SUCCESS || val->type != PMIX_STRING)
+    Fail("PMIx_Get failed", PMIX_LOCAL_PEERS);
+  char want[4096] = "";
+  for (long r = 0; r < size; r++) {
+    size_t used = strlen(want);
+    snprintf(want + used, sizeof want - used, "%s%ld", r ? "," : "", r);
+  }
+  if (strcmp(val->data.string, want) != 0) Fail("wrong local peers", val->data.string);
+  PMIX_VALUE_RELEASE(val);
+}
+
+/* Puts a key, fences with data collection, reads the right neighbour's. */
+static void Exchange(long size) {
+  pmix_value_t v;
+  uint32_t mine = 1000 + me.rank;
+  PMIX_VALUE_LOAD(&v, &mine, PMIX_UINT32);
+  if (PMIx_Put(PMIX_GLOBAL, "jobinfo.test", &v) != PMIX_SUCCESS) Fail("PMIx_Put failed", NULL);
+  if (PMIx_Commit() != PMIX_SUCCESS) Fail("PMIx_Commit failed", NULL);
+  pmix_info_t collect;
+  bool yes = true;
+  PMIX_INFO_LOAD(&collect, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+  if (PMIx_Fence(NULL, 0, &collect, 1) != PMIX_SUCCESS) Fail("PMIx_Fence failed", NULL);
+  pmix_proc_t peer;
+  PMIX_LOAD_PROCID(&peer, me.nspace, (pmix_rank_t)((me.rank + 1) % size));
+  if (GetNumber(&peer, "jobinfo.test") != 1000 + (long)peer.rank)
+    Fail("wrong value from the neighbour", NULL);
+}
+
+int main(void) {
+  if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS) Fail("PMIx_Init failed", NULL);
+  const char *version = PMIx_Get_version(), *prefix = getenv("JOBINFO_VERSION_PREFIX");
+  if (prefix == NULL) prefix = "pmixx";
+  if (strncmp(version, prefix, strlen(prefix)) != 0) Fail("not the expected library", version);
+  pmix_proc_t job;
+  PMIX_LOAD_PROCID(&job, me.nspace, PMIX_RANK_WILDCARD);
+  if ((long)me.rank != EnvNumber("OMPI_COMM_WORLD_RANK"))
+    Fail("rank differs from OMPI_COMM_WORLD_RANK", NULL);
+  Expect(&job, PMIX_JOB_SIZE, "OMPI_COMM_WORLD_SIZE");
+  Expect(&job, PMIX_LOCAL_SIZE, "OMPI_COMM_WORLD_LOCAL_SIZE");
+  Expect(&me, PMIX_LOCAL_RANK, "OMPI_COMM_WORLD_LOCAL_RANK");
+  Expect(&me, PMIX_NODE_RANK, "OMPI_COMM_WORLD_NODE_RANK");
+  long size = EnvNumber("OMPI_COMM_WORLD_SIZE");
+  CheckLocalPeers(&job, size);
+  Exchange(size);
+  if (PMIx_Finalize(NULL, 0) != PMIX_SUCCESS) Fail("PMIx_Finalize failed", NULL);
+  printf("jobinfo %u of %ld ok version=\"%s\"\n", (unsigned)me.rank, size, version);
+  return 0;
+}
