@@ -18,6 +18,7 @@
 #include "src/common/api_guard.h"
 #include "src/common/info_lookup.h"
 #include "src/common/output.h"
+#include "src/common/text.h"
 #include "src/event/roles.h"
 #include "src/jobinfo/jobinfo.h"
 #include "src/runtime/context.h"
@@ -38,18 +39,6 @@ constexpr std::chrono::milliseconds kFinalizeTimeout{10000};
 std::string Env(const char* name) {
   const char* v = std::getenv(name);
   return v == nullptr ? "" : v;
-}
-
-std::vector<std::string> SplitList(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    if (comma > start) out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
 }
 
 // What the server sent back on connecting.
@@ -109,7 +98,7 @@ Result<Connected> ConnectToServer(const pmix_proc_t& me, const std::string& uris
   hello.rank = me.rank;
   hello.pid = static_cast<uint32_t>(::getpid());
   Status last = PMIX_ERR_UNREACH;
-  for (const auto& uri : SplitList(uris)) {
+  for (const auto& uri : SplitCommas(uris)) {
     auto fd = ptl::Connect(uri, kConnectTimeout);
     if (!fd.ok()) {
       last = fd.status();

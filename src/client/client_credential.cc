@@ -115,18 +115,7 @@ pmix_status_t Validate(const pmix_byte_object_t* cred, std::span<const pmix_info
 
 // Runs an _nb form and waits for its callback.
 Result<CredResult> Blocking(const std::function<pmix_status_t(CredDone)>& start) {
-  runtime::ProgressEngine* engine = runtime::Engine();
-  if (engine == nullptr) return Status(PMIX_ERR_INIT);
-  if (!engine->BlockingAllowed()) return Status(PMIX_ERR_WOULD_BLOCK);
-  auto completion = std::make_shared<runtime::Completion<CredResult>>();
-  pmix_status_t rc = start([completion](CredResult&& r) { completion->Set(std::move(r)); });
-  if (rc != PMIX_SUCCESS) return Status(rc);
-  std::optional<CredResult> out;
-  runtime::WaitDriving([&](std::chrono::milliseconds slice) {
-    out = completion->WaitFor(slice);
-    return out.has_value();
-  });
-  return std::move(*out);
+  return runtime::WaitForCallback<CredResult>(start);
 }
 
 }  // namespace

@@ -17,12 +17,6 @@
 namespace pmix::client {
 namespace {
 
-Result<wire::Bytes> EventBody(const pmix_bfrops_module_t* codec, const event::Event& ev) {
-  wire::Writer w(codec);
-  w.Status(ev.status).Proc(ev.source).Pack(&ev.range, 1, PMIX_DATA_RANGE).InfoArray(ev.info.view());
-  return w.Take();
-}
-
 bool SelfInRange(const Client& c, const event::Event& ev) {
   return ev.range == PMIX_RANGE_PROC_LOCAL || event::TargetInRange(ev, c.myproc);
 }
@@ -68,7 +62,7 @@ void EventsNotify(Client& c, event::EventPtr ev, std::function<void(Status)> don
   if (ev->range == PMIX_RANGE_PROC_LOCAL) return done(Status());
   if (c.singleton) return done(ev->range == PMIX_RANGE_RM ? Status(PMIX_ERR_UNREACH) : Status());
   if (c.codec() == nullptr) return done(PMIX_ERR_LOST_CONNECTION);
-  Result<wire::Bytes> body = EventBody(c.codec(), *ev);
+  Result<wire::Bytes> body = event::PackEvent(c.codec(), *ev);
   if (!body.ok()) return done(body.status());
   c.Request(wire::Msg::kNotify, *body, [done](Status st, wire::Reader& r) {
     if (!st.ok()) return done(st);

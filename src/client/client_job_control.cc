@@ -77,19 +77,8 @@ void ReleaseResults(void* cbdata) { delete static_cast<wire::Infos*>(cbdata); }
 
 Result<JcResult> Blocking(std::span<const pmix_proc_t> targets,
                           std::span<const pmix_info_t> directives) {
-  runtime::ProgressEngine* engine = runtime::Engine();
-  if (engine == nullptr) return Status(PMIX_ERR_INIT);
-  if (!engine->BlockingAllowed()) return Status(PMIX_ERR_WOULD_BLOCK);
-  auto completion = std::make_shared<runtime::Completion<JcResult>>();
-  pmix_status_t rc =
-      Start(targets, directives, [completion](JcResult&& r) { completion->Set(std::move(r)); });
-  if (rc != PMIX_SUCCESS) return Status(rc);
-  std::optional<JcResult> out;
-  runtime::WaitDriving([&](std::chrono::milliseconds slice) {
-    out = completion->WaitFor(slice);
-    return out.has_value();
-  });
-  return std::move(*out);
+  return runtime::WaitForCallback<JcResult>(
+      [&](std::function<void(JcResult&&)> done) { return Start(targets, directives, std::move(done)); });
 }
 
 bool ArgsValid(const pmix_proc_t* targets, size_t ntargets, const pmix_info_t* directives,

@@ -168,4 +168,10 @@ bool TargetInRange(const Event& event, const pmix_proc_t& target) {
   }
 }
 
+Result<wire::Bytes> PackEvent(const pmix_bfrops_module_t* codec, const Event& ev) {
+  wire::Writer w(codec);
+  w.Status(ev.status).Proc(ev.source).Pack(&ev.range, 1, PMIX_DATA_RANGE).InfoArray(ev.info.view());
+  return w.Take();
+}
+
 }  // namespace pmix::event

@@ -40,6 +40,10 @@ using EventPtr = std::shared_ptr<const Event>;
 // PMIX_RANGE_UNDEF..PMIX_RANGE_PROC_LOCAL, PMIX_RANGE_CUSTOM without a
 // PMIX_EVENT_CUSTOM_RANGE list, or a directive of the wrong type;
 // PMIX_ERR_NOMEM.
+// The body of the event messages (wire::Msg::kNotify, kEvent): status,
+// source, range, infos, packed with the connection's codec.
+Result<wire::Bytes> PackEvent(const pmix_bfrops_module_t* codec, const Event& ev);
+
 Result<Event> MakeEvent(pmix_status_t status, const pmix_proc_t& source, pmix_data_range_t range,
                         const pmix_info_t* info, size_t ninfo);
 

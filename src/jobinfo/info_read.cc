@@ -120,16 +120,5 @@ Status Reject(std::string_view what, std::string_view key) {
   return PMIX_ERR_BAD_PARAM;
 }
 
-std::vector<std::string> SplitCommas(std::string_view text) {
-  std::vector<std::string> items;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t comma = text.find(',', pos);
-    if (comma == std::string_view::npos) comma = text.size();
-    if (comma > pos) items.emplace_back(text.substr(pos, comma - pos));
-    pos = comma + 1;
-  }
-  return items;
-}
 
 }  // namespace pmix::jobinfo

@@ -12,6 +12,7 @@
 
 #include "pmix_common.h"
 #include "src/common/status.h"
+#include "src/common/text.h"
 
 namespace pmix::jobinfo {
 
@@ -50,8 +51,7 @@ Result<std::vector<pmix_rank_t>> ParseRankList(std::string_view text);
 // returns PMIX_ERR_BAD_PARAM.
 Status Reject(std::string_view what, std::string_view key);
 
-// Items of a comma-separated list, empty items dropped.
-std::vector<std::string> SplitCommas(std::string_view text);
+using pmix::SplitCommas;  // src/common/text.h
 
 }  // namespace pmix::jobinfo
 

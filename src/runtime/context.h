@@ -34,6 +34,13 @@ ProgressEngine* Engine();
 template <class T>
 Result<T> CallBlocking(std::function<void(std::function<void(T)> done)> start);
 
+// The blocking form of an _nb operation whose `start` either fails at once
+// (its status is returned, the callback is never called) or returns
+// PMIX_SUCCESS and later calls the callback once, from any thread. Errors
+// as CallBlocking (PMIX_ERR_INIT, PMIX_ERR_WOULD_BLOCK).
+template <class T>
+Result<T> WaitForCallback(const std::function<pmix_status_t(std::function<void(T&&)>)>& start);
+
 // Waits for `completion`, driving the engine when it runs in external
 // mode. Not on the progress thread.
 void WaitDriving(const std::function<bool(std::chrono::milliseconds)>& wait_for);
@@ -54,6 +61,22 @@ Result<T> CallBlocking(std::function<void(std::function<void(T)> done)> start) {
     return value.has_value();
   });
   return std::move(*value);
+}
+
+template <class T>
+Result<T> WaitForCallback(const std::function<pmix_status_t(std::function<void(T&&)>)>& start) {
+  ProgressEngine* engine = Engine();
+  if (engine == nullptr) return Status(PMIX_ERR_INIT);
+  if (!engine->BlockingAllowed()) return Status(PMIX_ERR_WOULD_BLOCK);
+  auto completion = std::make_shared<Completion<T>>();
+  pmix_status_t rc = start([completion](T&& r) { completion->Set(std::move(r)); });
+  if (rc != PMIX_SUCCESS) return Status(rc);
+  std::optional<T> out;
+  WaitDriving([&](std::chrono::milliseconds slice) {
+    out = completion->WaitFor(slice);
+    return out.has_value();
+  });
+  return std::move(*out);
 }
 
 }  // namespace pmix::runtime

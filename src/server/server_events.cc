@@ -29,13 +29,6 @@
 namespace pmix::server {
 namespace {
 
-// status, source, range, infos: the body of kNotify and kEvent.
-Result<wire::Bytes> EventBody(const pmix_bfrops_module_t* codec, const event::Event& ev) {
-  wire::Writer w(codec);
-  w.Status(ev.status).Proc(ev.source).Pack(&ev.range, 1, PMIX_DATA_RANGE).InfoArray(ev.info.view());
-  return w.Take();
-}
-
 void SendToPeer(const Peer& peer, const event::Event& ev);
 
 // Sends `ev` to every connected peer in its target range but `origin`.
@@ -62,7 +55,7 @@ void Remember(const event::EventPtr& ev) {
 }
 
 void SendToPeer(const Peer& peer, const event::Event& ev) {
-  Result<wire::Bytes> body = EventBody(peer.conn->codec(), ev);
+  Result<wire::Bytes> body = event::PackEvent(peer.conn->codec(), ev);
   if (!body.ok()) {
     output::Error("server", "event %d not packed for %s:%u: %s", ev.status, peer.proc.nspace,
                   peer.proc.rank, PMIx_Error_string(body.status().code()));

@@ -44,7 +44,8 @@ typedef struct pmix_psec_module {
      * is not valid (malformed, expired, replayed, another module's),
      * PMIX_ERR_NO_PERMISSIONS when the socket peer and the credential
      * disagree, PMIX_ERR_NOT_SUPPORTED when the module cannot judge this
-     * connection (native without a Unix socket), PMIX_ERR_BAD_PARAM for
+     * connection (native: neither a Unix socket nor a loopback TCP
+     * peer), PMIX_ERR_BAD_PARAM for
      * NULL outputs or directives of the wrong type. */
     pmix_status_t (*validate_cred)(int fd, const pmix_byte_object_t *cred,
                                    const pmix_info_t directives[], size_t ndirs,
