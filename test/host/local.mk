@@ -22,9 +22,14 @@ PMIXX_TEST_CLIENTS = \
 	test/host/clients/client_events \
 	test/host/clients/client_abort \
 	test/host/clients/client_fence_wait \
-	test/host/clients/client_lost_server
+	test/host/clients/client_lost_server \
+	test/host/clients/client_external
 check_PROGRAMS += $(PMIXX_TEST_CLIENTS) test/host/clients/bad_peer
 
+test_host_clients_client_external_SOURCES = test/host/clients/client_external.c test/host/clients/client_util.h
+test_host_clients_client_external_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
+test_host_clients_client_external_LDADD = src/libpmix.la
+test_host_clients_client_external_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
 test_host_clients_client_basic_SOURCES = test/host/clients/client_basic.c test/host/clients/client_util.h
 test_host_clients_client_basic_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 test_host_clients_client_basic_LDADD = src/libpmix.la
@@ -56,6 +61,7 @@ test_host_clients_bad_peer_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 # Integration tests: each script runs the host with real client processes.
 PMIXX_INTEGRATION_TESTS = \
 	test/integration/basic.sh \
+	test/integration/external_progress.sh \
 	test/integration/modex.sh \
 	test/integration/events.sh \
 	test/integration/abort.sh \
