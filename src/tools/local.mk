@@ -20,3 +20,18 @@ src_libpmix_core_la_LIBADD += src/tools/libpmix_info.la
 bin_PROGRAMS += src/tools/pmix_info/pmix_info
 src_tools_pmix_info_pmix_info_SOURCES = src/tools/pmix_info/pmix_info.c
 src_tools_pmix_info_pmix_info_LDADD = src/libpmix.la
+
+# pmixrun: the reference single-node launcher, a host on the public server
+# API like any other (src/tools/pmixrun/pmixrun.cc says how it works).
+bin_PROGRAMS += src/tools/pmixrun/pmixrun
+src_tools_pmixrun_pmixrun_SOURCES = \
+	src/tools/pmixrun/children.cc src/tools/pmixrun/children.h \
+	src/tools/pmixrun/host_module.cc src/tools/pmixrun/host_module.h \
+	src/tools/pmixrun/job_info.cc src/tools/pmixrun/job_info.h \
+	src/tools/pmixrun/op_wait.h \
+	src/tools/pmixrun/options.cc src/tools/pmixrun/options.h \
+	src/tools/pmixrun/pmixrun.cc \
+	src/tools/pmixrun/runner.cc src/tools/pmixrun/runner.h \
+	src/tools/pmixrun/wakeup.cc src/tools/pmixrun/wakeup.h
+src_tools_pmixrun_pmixrun_LDADD = src/libpmix.la
+src_tools_pmixrun_pmixrun_LDFLAGS = -pthread

@@ -1,0 +1,167 @@
+// The job's processes (see children.h).
+#include "src/tools/pmixrun/children.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace pmixrun {
+namespace {
+
+bool IsRunnableFile(const std::string& path, int* err) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return *err = errno, false;
+  if (S_ISDIR(st.st_mode)) return *err = EISDIR, false;
+  if (access(path.c_str(), X_OK) != 0) return *err = errno, false;
+  return true;
+}
+
+void WriteAll(int fd, const char* data, size_t len) {
+  while (len > 0) {
+    ssize_t n = write(fd, data, len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;  // a closed stdout loses the output, not the job
+    data += n;
+    len -= static_cast<size_t>(n);
+  }
+}
+
+void WriteTagged(int rank, int fd, std::string_view line) {
+  std::string out = "[" + std::to_string(rank) + "] ";
+  out.append(line);
+  out.push_back('\n');
+  WriteAll(fd, out.data(), out.size());
+}
+
+// In the forked child: only async-signal-safe calls until exec.
+[[noreturn]] void ExecChild(const char* path, char* const argv[], char* const envp[], int out_fd,
+                            int err_fd) {
+  setpgid(0, 0);
+  int null_fd = open("/dev/null", O_RDONLY);
+  if (null_fd >= 0) dup2(null_fd, 0);
+  dup2(out_fd, 1);
+  dup2(err_fd, 2);
+  close_range(3, ~0U, 0);  // the server's sockets stay with the server
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+  signal(SIGPIPE, SIG_DFL);
+  execve(path, argv, envp);
+  const char* why = strerror(errno);
+  const char* parts[] = {"pmixrun: cannot execute ", path, ": ", why, "\n"};
+  for (const char* p : parts) WriteAll(2, p, strlen(p));
+  _exit(127);
+}
+
+std::vector<char*> CPointers(const std::vector<std::string>& words) {
+  std::vector<char*> out;
+  for (const std::string& w : words) out.push_back(const_cast<char*>(w.c_str()));
+  out.push_back(nullptr);
+  return out;
+}
+
+}  // namespace
+
+bool ResolveProgram(const std::string& prog, std::string* path, std::string* error, int* code) {
+  int err = ENOENT;
+  if (prog.find('/') != std::string::npos) {
+    if (IsRunnableFile(prog, &err)) return *path = prog, true;
+  } else {
+    const char* env_path = std::getenv("PATH");
+    std::string dirs = env_path != nullptr ? env_path : "/usr/bin:/bin";
+    size_t start = 0;
+    for (;;) {
+      size_t end = dirs.find(':', start);
+      std::string dir = dirs.substr(start, end == std::string::npos ? end : end - start);
+      std::string candidate = (dir.empty() ? "." : dir) + "/" + prog;
+      int this_err = ENOENT;
+      if (IsRunnableFile(candidate, &this_err)) return *path = candidate, true;
+      if (this_err != ENOENT && this_err != ENOTDIR) err = this_err;  // keep the telling one
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+  }
+  *code = err == ENOENT || err == ENOTDIR ? 127 : 126;
+  *error = *code == 127 && prog.find('/') == std::string::npos ? prog + ": command not found"
+                                                               : prog + ": " + std::strerror(err);
+  return false;
+}
+
+bool StartChild(Child* child, const std::string& path, const std::vector<std::string>& argv,
+                const std::vector<std::string>& env, std::string* error) {
+  int out[2], err[2];
+  if (pipe2(out, O_CLOEXEC) != 0) return *error = std::strerror(errno), false;
+  if (pipe2(err, O_CLOEXEC) != 0) {
+    *error = std::strerror(errno);
+    close(out[0]), close(out[1]);
+    return false;
+  }
+  std::vector<char*> cargv = CPointers(argv), cenv = CPointers(env);
+  pid_t pid = fork();
+  if (pid == 0) ExecChild(path.c_str(), cargv.data(), cenv.data(), out[1], err[1]);
+  close(out[1]), close(err[1]);
+  if (pid < 0) {
+    *error = std::string("fork: ") + std::strerror(errno);
+    close(out[0]), close(err[0]);
+    return false;
+  }
+  setpgid(pid, pid);  // also here: no window where a signal misses the group
+  child->pid = pid;
+  child->out = Stream{out[0], 1, {}};
+  child->err = Stream{err[0], 2, {}};
+  return true;
+}
+
+void ForwardOutput(Child* child, Stream* s, bool tag) {
+  char buf[4096];
+  ssize_t n;
+  do {
+    n = read(s->fd, buf, sizeof buf);
+  } while (n < 0 && errno == EINTR);
+  if (n > 0 && !tag) return WriteAll(s->target, buf, static_cast<size_t>(n));
+  if (n > 0) {
+    s->pending.append(buf, static_cast<size_t>(n));
+    size_t start = 0;
+    for (size_t nl; (nl = s->pending.find('\n', start)) != std::string::npos; start = nl + 1)
+      WriteTagged(child->rank, s->target, std::string_view(s->pending).substr(start, nl - start));
+    s->pending.erase(0, start);
+    return;
+  }
+  if (n < 0 && errno == EAGAIN) return;
+  if (tag && !s->pending.empty()) WriteTagged(child->rank, s->target, s->pending);
+  s->pending.clear();
+  close(s->fd);
+  s->fd = -1;
+}
+
+void SignalAll(std::vector<Child>& children, int sig) {
+  for (Child& c : children)
+    if (!c.reaped && c.pid > 0) kill(-c.pid, sig);
+}
+
+std::vector<Child*> ReapExited(std::vector<Child>& children) {
+  std::vector<Child*> reaped;
+  for (Child& c : children) {
+    if (c.reaped || c.pid <= 0) continue;
+    int status = 0;
+    pid_t rc = waitpid(c.pid, &status, WNOHANG);
+    if (rc != c.pid) continue;
+    c.reaped = true;
+    if (WIFSIGNALED(status)) {
+      c.term_signal = WTERMSIG(status);
+      c.exit_code = 128 + c.term_signal;
+    } else {
+      c.exit_code = WEXITSTATUS(status);
+    }
+    reaped.push_back(&c);
+  }
+  return reaped;
+}
+
+}  // namespace pmixrun

@@ -1,0 +1,51 @@
+// The job's processes: starting them (fork + exec with the environment
+// PMIx_server_setup_fork gives), forwarding their output, signalling and
+// reaping them. Main thread only.
+#ifndef PMIXX_TOOLS_PMIXRUN_CHILDREN_H
+#define PMIXX_TOOLS_PMIXRUN_CHILDREN_H
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace pmixrun {
+
+// One output stream of one process.
+struct Stream {
+  int fd = -1;          // read end of its pipe, -1 once at EOF
+  int target = 1;       // where it goes: 1 stdout, 2 stderr
+  std::string pending;  // a partial line, when tagging
+};
+
+struct Child {
+  int rank = 0;
+  pid_t pid = -1;
+  Stream out, err;
+  bool reaped = false;
+  int exit_code = 0;    // the shell's convention: 128+signal if killed
+  int term_signal = 0;  // nonzero if killed by a signal
+};
+
+// Looks `prog` up the way execvp would (PATH unless it has a '/'). On
+// failure *error says why and *code is 127 (not found) or 126 (not
+// executable).
+bool ResolveProgram(const std::string& prog, std::string* path, std::string* error, int* code);
+
+// Forks one process running `path` with `argv` and `env`, its stdout and
+// stderr on pipes, stdin from /dev/null, in its own process group.
+bool StartChild(Child* child, const std::string& path, const std::vector<std::string>& argv,
+                const std::vector<std::string>& env, std::string* error);
+
+// Reads what is available on `s` and writes it on; at EOF closes it.
+void ForwardOutput(Child* child, Stream* s, bool tag);
+
+// Sends `sig` to the process group of every process not yet reaped.
+void SignalAll(std::vector<Child>& children, int sig);
+
+// Collects every exited child; returns those reaped by this call.
+std::vector<Child*> ReapExited(std::vector<Child>& children);
+
+}  // namespace pmixrun
+
+#endif  // PMIXX_TOOLS_PMIXRUN_CHILDREN_H

@@ -1,0 +1,155 @@
+// Building and registering the job description (see job_info.h).
+#include "src/tools/pmixrun/job_info.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+#include "pmix_server.h"
+#include "src/tools/pmixrun/op_wait.h"
+
+namespace pmixrun {
+namespace {
+
+constexpr uint32_t kSessionId = 1;
+constexpr int kRegisterTimeoutS = 30;
+
+// A growing list of infos that owns what it holds.
+class InfoList {
+ public:
+  InfoList() = default;
+  InfoList(const InfoList&) = delete;
+  InfoList& operator=(const InfoList&) = delete;
+  InfoList(InfoList&& other) noexcept : infos_(std::exchange(other.infos_, {})) {}
+  InfoList& operator=(InfoList&&) = delete;
+  ~InfoList() {
+    for (pmix_info_t& i : infos_) PMIx_Info_destruct(&i);
+  }
+
+  void Add(const char* key, const void* data, pmix_data_type_t type) {
+    infos_.emplace_back();
+    PMIx_Info_construct(&infos_.back());
+    (void)PMIx_Info_load(&infos_.back(), key, data, type);
+  }
+  void Str(const char* key, const std::string& s) { Add(key, s.c_str(), PMIX_STRING); }
+  void U32(const char* key, uint32_t v) { Add(key, &v, PMIX_UINT32); }
+  void U16(const char* key, uint16_t v) { Add(key, &v, PMIX_UINT16); }
+  void Rank(const char* key, pmix_rank_t v) { Add(key, &v, PMIX_PROC_RANK); }
+
+  // Moves `inner` into one info whose value is a data array of infos.
+  void Array(const char* key, InfoList&& inner) {
+    pmix_data_array_t* arr = PMIx_Data_array_create(inner.infos_.size(), PMIX_INFO);
+    auto* dst = static_cast<pmix_info_t*>(arr->array);
+    for (size_t i = 0; i < inner.infos_.size(); ++i) dst[i] = inner.infos_[i];  // moved
+    inner.infos_.clear();
+    infos_.emplace_back();
+    pmix_info_t& info = infos_.back();
+    PMIx_Info_construct(&info);
+    PMIX_LOAD_KEY(info.key, key);
+    info.value.type = PMIX_DATA_ARRAY;
+    info.value.data.darray = arr;  // owned by the info now
+  }
+
+  pmix_info_t* data() { return infos_.data(); }
+  size_t size() const { return infos_.size(); }
+
+ private:
+  std::vector<pmix_info_t> infos_;
+};
+
+std::string Join(const std::vector<std::string>& words, const char* sep) {
+  std::string out;
+  for (const std::string& w : words) out += (out.empty() ? "" : sep) + w;
+  return out;
+}
+
+// PMIx_generate_regex / _ppn result as a string, or "" on failure.
+std::string Generated(bool ppn, const std::string& input) {
+  char* regex = nullptr;
+  pmix_status_t rc =
+      ppn ? PMIx_generate_ppn(input.c_str(), &regex) : PMIx_generate_regex(input.c_str(), &regex);
+  if (rc != PMIX_SUCCESS || regex == nullptr) return "";
+  std::string out(regex);
+  std::free(regex);
+  return out;
+}
+
+InfoList ProcArray(const JobLayout& job, pmix_rank_t rank) {
+  InfoList p;
+  p.Rank(PMIX_RANK, rank);
+  p.U32(PMIX_APPNUM, 0);
+  p.U16(PMIX_LOCAL_RANK, static_cast<uint16_t>(rank));
+  p.U16(PMIX_NODE_RANK, static_cast<uint16_t>(rank));
+  p.Rank(PMIX_GLOBAL_RANK, rank);
+  p.Rank(PMIX_APP_RANK, rank);
+  p.Str(PMIX_HOSTNAME, job.hostname);
+  p.U32(PMIX_NODEID, 0);
+  p.Str(PMIX_PROCDIR, job.job_dir + "/" + std::to_string(rank));
+  return p;
+}
+
+// Session, app and node realms, each in its own array.
+void AddRealmArrays(const JobLayout& job, InfoList& top) {
+  const auto n = static_cast<uint32_t>(job.nprocs);
+  InfoList session;
+  session.U32(PMIX_SESSION_ID, kSessionId);
+  session.U32(PMIX_UNIV_SIZE, n);
+  session.U32(PMIX_MAX_PROCS, n);
+  top.Array(PMIX_SESSION_INFO_ARRAY, std::move(session));
+  InfoList app;
+  app.U32(PMIX_APPNUM, 0);
+  app.U32(PMIX_APP_SIZE, n);
+  app.Rank(PMIX_APPLDR, 0);
+  app.Str(PMIX_APP_ARGV, Join(job.argv, " "));
+  app.Str(PMIX_WDIR, job.cwd);
+  top.Array(PMIX_APP_INFO_ARRAY, std::move(app));
+  InfoList node;
+  node.Str(PMIX_HOSTNAME, job.hostname);
+  node.U32(PMIX_NODEID, 0);
+  node.U32(PMIX_NODE_SIZE, n);
+  top.Array(PMIX_NODE_INFO_ARRAY, std::move(node));
+}
+
+// The job realm, then the realm arrays and one array per process.
+pmix_status_t BuildJobInfo(const JobLayout& job, InfoList& top) {
+  const auto n = static_cast<uint32_t>(job.nprocs);
+  std::vector<std::string> ranks;
+  for (int r = 0; r < job.nprocs; ++r) ranks.push_back(std::to_string(r));
+  const std::string peers = Join(ranks, ",");
+  const std::string node_map = Generated(false, job.hostname);
+  const std::string proc_map = Generated(true, peers);
+  if (node_map.empty() || proc_map.empty()) return PMIX_ERR_BAD_PARAM;
+  top.Str(PMIX_JOBID, job.nspace);
+  top.U32(PMIX_SESSION_ID, kSessionId);
+  top.U32(PMIX_JOB_SIZE, n);
+  top.U32(PMIX_MAX_PROCS, n);
+  top.U32(PMIX_UNIV_SIZE, n);
+  top.U32(PMIX_NUM_NODES, 1);
+  top.U32(PMIX_JOB_NUM_APPS, 1);
+  top.Str(PMIX_NODE_MAP, node_map);
+  top.Str(PMIX_PROC_MAP, proc_map);
+  top.U32(PMIX_LOCAL_SIZE, n);
+  top.Str(PMIX_LOCAL_PEERS, peers);
+  top.Rank(PMIX_LOCALLDR, 0);
+  top.Str(PMIX_TMPDIR, job.session_dir);
+  top.Str(PMIX_NSDIR, job.job_dir);
+  AddRealmArrays(job, top);
+  for (int r = 0; r < job.nprocs; ++r)
+    top.Array(PMIX_PROC_INFO_ARRAY, ProcArray(job, static_cast<pmix_rank_t>(r)));
+  return PMIX_SUCCESS;
+}
+
+}  // namespace
+
+pmix_status_t RegisterJob(const JobLayout& job) {
+  InfoList info;
+  pmix_status_t rc = BuildJobInfo(job, info);
+  if (rc != PMIX_SUCCESS) return rc;
+  auto w = OpWait::Make();
+  rc = PMIx_server_register_nspace(job.nspace.c_str(), job.nprocs, info.data(), info.size(),
+                                   OpWait::Done, w.get());
+  return OpWait::Finish(std::move(w), rc, kRegisterTimeoutS);
+}
+
+}  // namespace pmixrun

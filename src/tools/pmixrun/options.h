@@ -1,0 +1,39 @@
+// pmixrun's command line: what to run and how.
+//
+// ParseOptions reads argv into Options and never prints; the caller prints
+// the usage or the error text it returns. Not thread-aware (called once).
+#ifndef PMIXX_TOOLS_PMIXRUN_OPTIONS_H
+#define PMIXX_TOOLS_PMIXRUN_OPTIONS_H
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pmixrun {
+
+// One -x: VAR (copied from pmixrun's own environment) or VAR=value.
+struct EnvSetting {
+  std::string name;
+  std::optional<std::string> value;
+};
+
+struct Options {
+  int nprocs = 1;
+  std::vector<EnvSetting> env;
+  bool tag_output = false;
+  int timeout_s = 0;  // 0: no limit
+  int verbose = 0;
+  std::vector<std::string> argv;  // program and its arguments
+};
+
+enum class ParseOutcome { kRun, kHelp, kVersion, kError };
+
+// On kError, *error holds a one-line reason.
+ParseOutcome ParseOptions(int argc, char** argv, Options* out, std::string* error);
+
+// The --help text.
+const char* UsageText();
+
+}  // namespace pmixrun
+
+#endif  // PMIXX_TOOLS_PMIXRUN_OPTIONS_H

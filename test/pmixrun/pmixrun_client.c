@@ -1,0 +1,106 @@
+/*
+ * A PMIx client for pmixrun's tests (public pmix.h API only).
+ *
+ *   pmixrun_client abort S      rank 1 calls PMIx_Abort(S) after a fence; the
+ *                               others wait in a second fence (killed)
+ *   pmixrun_client terminated   every rank but 0 exits with status 0 after a
+ *                               fence; rank 0 waits (10 s at most) for their
+ *                               PMIX_EVENT_PROC_TERMINATED events and prints
+ *                               "terminated: <rank> exit <code>" for each
+ *   pmixrun_client env VAR      prints "rank R VAR=value"
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <pmix.h>
+
+static pmix_proc_t me;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+static int terminated_seen;
+static char seen_text[4096];
+
+static void OnTerminated(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                         pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
+                         pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata) {
+    (void)id, (void)status, (void)source, (void)results, (void)nresults;
+    pmix_rank_t who = PMIX_RANK_UNDEF;
+    int code = -1;
+    for (size_t i = 0; i < ninfo; ++i) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROC)) who = info[i].value.data.proc->rank;
+        if (PMIX_CHECK_KEY(&info[i], PMIX_EXIT_CODE)) code = info[i].value.data.integer;
+    }
+    pthread_mutex_lock(&lock);
+    size_t used = strlen(seen_text);
+    snprintf(seen_text + used, sizeof seen_text - used, "terminated: %u exit %d\n", who, code);
+    terminated_seen++;
+    pthread_cond_broadcast(&cond);
+    pthread_mutex_unlock(&lock);
+    if (cbfunc) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+static int Fence(void) {
+    pmix_status_t rc = PMIx_Fence(NULL, 0, NULL, 0);
+    if (rc != PMIX_SUCCESS) fprintf(stderr, "rank %u: fence: %s\n", me.rank, PMIx_Error_string(rc));
+    return rc == PMIX_SUCCESS ? 0 : 1;
+}
+
+static int WaitTerminated(int want) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 10;
+    pthread_mutex_lock(&lock);
+    while (terminated_seen < want)
+        if (pthread_cond_timedwait(&cond, &lock, &until) != 0) break;
+    int got = terminated_seen;
+    printf("%s", seen_text);
+    pthread_mutex_unlock(&lock);
+    return got >= want ? 0 : 1;
+}
+
+static int Terminated(uint32_t size) {
+    pmix_status_t code = PMIX_EVENT_PROC_TERMINATED;
+    pmix_status_t rc = PMIx_Register_event_handler(&code, 1, NULL, 0, OnTerminated, NULL, NULL);
+    if (rc < 0) return fprintf(stderr, "register: %s\n", PMIx_Error_string(rc)), 1;
+    if (Fence()) return 1;
+    if (me.rank != 0) return 0;
+    return WaitTerminated((int)size - 1);
+}
+
+static uint32_t JobSize(void) {
+    pmix_proc_t job;
+    pmix_value_t *val = NULL;
+    PMIX_LOAD_PROCID(&job, me.nspace, PMIX_RANK_WILDCARD);
+    if (PMIx_Get(&job, PMIX_JOB_SIZE, NULL, 0, &val) != PMIX_SUCCESS) return 0;
+    uint32_t size = val->data.uint32;
+    PMIX_VALUE_RELEASE(val);
+    return size;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) return 2;
+    pmix_status_t rc = PMIx_Init(&me, NULL, 0);
+    if (rc != PMIX_SUCCESS) return fprintf(stderr, "init: %s\n", PMIx_Error_string(rc)), 2;
+    int bad = 0;
+    if (strcmp(argv[1], "abort") == 0 && argc > 2) {
+        bad = Fence();
+        if (me.rank == 1) PMIx_Abort(atoi(argv[2]), "test abort", NULL, 0);
+        else Fence();
+        sleep(20);  /* pmixrun must kill us */
+        bad = 1;
+    } else if (strcmp(argv[1], "terminated") == 0) {
+        bad = Terminated(JobSize());
+    } else if (strcmp(argv[1], "env") == 0 && argc > 2) {
+        const char *v = getenv(argv[2]);
+        printf("rank %u %s=%s\n", me.rank, argv[2], v ? v : "(unset)");
+    }
+    fflush(stdout);
+    PMIx_Finalize(NULL, 0);
+    return bad;
+}

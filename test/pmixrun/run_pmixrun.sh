@@ -1,0 +1,149 @@
+#!/bin/sh
+# pmixrun end to end: the example at several sizes, exit statuses, abort,
+# errors on the command line and for programs that cannot run, signal
+# forwarding, --tag-output, -x, --timeout, termination events, cleanup.
+# Every pmixrun runs under timeout; the whole script takes ~15 s.
+#
+# make check exports top_builddir; by hand: top_builddir=/tmp/b sh run_pmixrun.sh
+set -u
+: "${top_builddir:?top_builddir must be set (make check exports it)}"
+pmixrun="$top_builddir/src/tools/pmixrun/pmixrun"
+job_view="$top_builddir/test/pmixrun/job_view"
+client="$top_builddir/test/pmixrun/pmixrun_client"
+for f in "$pmixrun" "$job_view" "$client"; do
+    [ -x "$f" ] || { echo "run_pmixrun: SKIP: $f not built"; exit 77; }
+done
+work=$(mktemp -d "${TMPDIR:-/tmp}/pmixrun-test.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT
+# pmixrun makes its session directories here: the cleanup check looks here.
+TMPDIR=$work/tmp
+export TMPDIR
+mkdir "$TMPDIR" || exit 99
+failures=0
+
+say() { echo "run_pmixrun: $*"; }
+fail() { say "FAIL: $*"; failures=$((failures + 1)); }
+
+# run NAME EXPECTED_STATUS pmixrun-args...: stdout in $work/NAME.out, stderr in .err
+run() {
+    name=$1 want=$2
+    shift 2
+    timeout 60 "$pmixrun" "$@" >"$work/$name.out" 2>"$work/$name.err"
+    got=$?
+    if [ "$got" -ne "$want" ]; then
+        fail "$name: exit status $got, want $want"
+        sed 's/^/  stderr: /' "$work/$name.err"
+        return 1
+    fi
+    return 0
+}
+# expect_in NAME FILE TEXT: FILE (out/err) of NAME contains TEXT
+expect_in() {
+    grep -qF -- "$3" "$work/$1.$2" || { fail "$1: no '$3' in std$2"; sed 's/^/  /' "$work/$1.$2"; }
+}
+
+# --- the example: one line per rank, in rank order ----------------------------
+host=$(uname -n)
+for n in 1 2 4 8; do
+    : >"$work/want$n"
+    peers=$(seq -s, 0 $((n - 1)))
+    for r in $(seq 0 $((n - 1))); do
+        next=$(((r + 1) % n))
+        echo "rank $r of $n on $host: local peers $peers, neighbour $next says \"hello from rank $next\"" >>"$work/want$n"
+    done
+    run "job_view$n" 0 -n "$n" "$job_view" &&
+        { cmp -s "$work/want$n" "$work/job_view$n.out" || { fail "job_view -n $n output"; diff "$work/want$n" "$work/job_view$n.out"; }; }
+done
+
+# --- exit statuses ----------------------------------------------------------
+run exit0 0 -n 4 true
+run exit7 7 -n 4 sh -c '[ "$PMIX_RANK" = 2 ] && exit 7; exit 0'
+start=$(date +%s)
+run early 5 -n 3 sh -c '[ "$PMIX_RANK" = 1 ] && exit 5; sleep 30' &&
+    expect_in early err "rank 1 (pid"
+[ $(($(date +%s) - start)) -lt 15 ] || fail "early: the job was not terminated when rank 1 died"
+run killed 137 -n 2 sh -c '[ "$PMIX_RANK" = 0 ] && kill -9 $$; sleep 30' &&
+    expect_in killed err "killed by signal 9"
+
+# --- abort: the job is killed, the status is pmixrun's ---------------------------
+run abort 42 -n 3 "$client" abort 42 && expect_in abort err "PMIx_Abort with status 42: test abort"
+
+# --- termination events reach the job -------------------------------------------
+if run terminated 0 -n 4 "$client" terminated; then
+    for r in 1 2 3; do expect_in terminated out "terminated: $r exit 0"; done
+fi
+
+# --- programs that cannot run, bad command lines --------------------------------
+run missing 127 -n 2 /nonexistent/prog && expect_in missing err "/nonexistent/prog: No such file"
+run notfound 127 -n 2 pmixrun-no-such-command && expect_in notfound err "command not found"
+run noexec 126 -n 1 "$work" && expect_in noexec err "Is a directory"
+run badopt 2 --bogus true && expect_in badopt err "unknown option '--bogus'"
+run badn 2 -n zero true && expect_in badn err "-n wants a process count"
+run badtimeout 2 --timeout -3 true && expect_in badtimeout err "--timeout wants"
+run noprog 2 -n 2 && expect_in noprog err "no program to run"
+run help 0 --help && expect_in help out "Usage: pmixrun"
+run version 0 --version && expect_in version out "pmixrun"
+
+# --- output tagging, environment ----------------------------------------------------
+if run tag 0 -n 2 --tag-output sh -c 'echo out $PMIX_RANK; echo err $PMIX_RANK >&2; printf "no newline"'; then
+    for r in 0 1; do
+        expect_in tag out "[$r] out $r"
+        expect_in tag out "[$r] no newline"
+        expect_in tag err "[$r] err $r"
+    done
+fi
+run untagged 0 -n 1 sh -c 'echo plain' && expect_in untagged out "plain"
+grep -q '^\[' "$work/untagged.out" && fail "untagged: output was tagged"
+FOO=from-pmixrun run env 0 -n 2 -x FOO -x BAR=set-by-x -x PATH="$PATH" sh -c 'echo "$PMIX_RANK $FOO $BAR"' &&
+    { expect_in env out "0 from-pmixrun set-by-x"; expect_in env out "1 from-pmixrun set-by-x"; }
+
+# --- --timeout ---------------------------------------------------------------------
+start=$(date +%s)
+run timeout 124 --timeout 1 -n 2 sleep 30 && expect_in timeout err "timed out after 1 s"
+[ $(($(date +%s) - start)) -lt 10 ] || fail "timeout: took too long"
+
+# --- signals are passed on to the job ------------------------------------------------
+# forward SIG WANT: pmixrun in the background, signalled once both ranks run.
+# (Bounded by its own --timeout: timeout(1) in between would not pass on
+# every signal.)
+forward() {
+    sig=$1 want=$2 name=signal_$1
+    : >"$work/$name.out"
+    "$pmixrun" --timeout 50 -n 2 sh -c 'trap "echo got $0 \$PMIX_RANK; exit 3" '"$sig"'; echo ready; while :; do sleep 1; done' "$sig" \
+        >"$work/$name.out" 2>"$work/$name.err" &
+    pid=$!
+    i=0
+    while [ "$(grep -c ready "$work/$name.out" 2>/dev/null)" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    kill -"$sig" "$pid"
+    wait "$pid"
+    got=$?
+    [ "$got" -eq "$want" ] || fail "$name: exit status $got, want $want"
+    for r in 0 1; do expect_in "$name" out "got $sig $r"; done
+}
+forward TERM 3
+forward INT 3
+forward HUP 3
+# SIGUSR1 does not end the job: both ranks report it, then SIGTERM ends it.
+name=signal_USR1
+: >"$work/$name.out"
+"$pmixrun" --timeout 50 -n 2 sh -c 'trap "echo got USR1 \$PMIX_RANK" USR1; echo ready; while :; do sleep 1; done' \
+    >"$work/$name.out" 2>"$work/$name.err" &
+pid=$!
+i=0
+while [ "$(grep -c ready "$work/$name.out" 2>/dev/null)" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -USR1 "$pid"
+i=0
+while [ "$(grep -c got "$work/$name.out" 2>/dev/null)" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM "$pid"
+wait "$pid"
+got=$?
+[ "$got" -eq 143 ] || fail "$name: exit status $got, want 143"
+for r in 0 1; do expect_in "$name" out "got USR1 $r"; done
+
+# --- the session directory is gone -------------------------------------------------
+left=$(ls "$TMPDIR")
+[ -z "$left" ] || fail "session directories left behind: $left"
+
+if [ "$failures" -ne 0 ]; then say "$failures failure(s)"; exit 1; fi
+say "all passed"
+exit 0
