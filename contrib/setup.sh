@@ -21,5 +21,12 @@ mkdir -p "$(dirname "$example")"
 cc -std=c99 -Wall -Werror -o "$example" "$top/examples/library_info.c" $(pkg-config --cflags --libs pmix)
 LD_LIBRARY_PATH="$PREFIX/lib" "$example"
 
-# And what the installation holds: its frameworks and components.
+# What the installation holds: its frameworks and components.
 "$PREFIX/bin/pmix_info" | grep -E 'PMIX:|MCA '
+
+# And a real job: four processes launched by pmixx's own launcher, each
+# printing its view of the job (rank, size, local peers, a peer's value
+# exchanged through Put/Commit/Fence/Get).
+job_view="$top/_build/examples/job_view"
+cc -std=c99 -Wall -Werror -o "$job_view" "$top/examples/job_view.c" $(pkg-config --cflags --libs pmix)
+LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/bin/pmixrun" -n 4 "$job_view"
