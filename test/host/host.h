@@ -34,6 +34,7 @@ typedef struct {
     int expect_abort;      /* an abort upcall must arrive ... */
     int abort_status;      /* ... with this status (-1 until given) */
     int refuse_rank;       /* -1: none; else registered with uid+1 */
+    int bad_cred_rank;     /* -1: none; else expected to be refused (it presents a bad credential) */
     int tcp;
     int connected1_only;   /* set only the v1 client_connected upcall */
     int verbose;

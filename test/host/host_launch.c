@@ -250,7 +250,7 @@ static int EndedAsExpected(int idx) {
     } else if (rank == host_opts.kill_rank) {
         want = "SIGKILL by the host";
         ok = WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
-    } else if (rank == host_opts.refuse_rank) {
+    } else if (rank == host_opts.refuse_rank || rank == host_opts.bad_cred_rank) {
         want = "exit 2 (PMIx_Init refused)";
         ok = WIFEXITED(st) && WEXITSTATUS(st) == 2;
     }

@@ -23,13 +23,18 @@ PMIXX_TEST_CLIENTS = \
 	test/host/clients/client_abort \
 	test/host/clients/client_fence_wait \
 	test/host/clients/client_lost_server \
-	test/host/clients/client_external
+	test/host/clients/client_external \
+	test/host/clients/client_credential
 check_PROGRAMS += $(PMIXX_TEST_CLIENTS) test/host/clients/bad_peer
 
 test_host_clients_client_external_SOURCES = test/host/clients/client_external.c test/host/clients/client_util.h
 test_host_clients_client_external_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 test_host_clients_client_external_LDADD = src/libpmix.la
 test_host_clients_client_external_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
+test_host_clients_client_credential_SOURCES = test/host/clients/client_credential.c test/host/clients/client_util.h
+test_host_clients_client_credential_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
+test_host_clients_client_credential_LDADD = src/libpmix.la
+test_host_clients_client_credential_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
 test_host_clients_client_basic_SOURCES = test/host/clients/client_basic.c test/host/clients/client_util.h
 test_host_clients_client_basic_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 test_host_clients_client_basic_LDADD = src/libpmix.la
@@ -62,6 +67,7 @@ test_host_clients_bad_peer_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 PMIXX_INTEGRATION_TESTS = \
 	test/integration/basic.sh \
 	test/integration/external_progress.sh \
+	test/integration/munge.sh \
 	test/integration/modex.sh \
 	test/integration/events.sh \
 	test/integration/abort.sh \

@@ -36,6 +36,7 @@ static const char kUsage[] =
     "  --kill-after-ms MS   ... this long after it was started\n"
     "  --expect-abort S     a client calls PMIx_Abort(S): the job is killed\n"
     "  --refuse-rank R      register rank R with uid+1: its PMIx_Init must fail\n"
+    "  --bad-cred-rank R    rank R presents a bad credential: its PMIx_Init must fail\n"
     "  --tcp                clients connect over TCP (PMIX_MCA_ptl=tcp)\n"
     "  --remote-procs K     K more ranks on a second node (a peer host)\n"
     "  --connected1         set only the v1 client_connected upcall\n"
@@ -114,6 +115,7 @@ static int ParseOptions(int argc, char **argv) {
         {"--kill-rank", &host_opts.kill_rank, 0, 2 * HOST_MAX_PROCS},
         {"--kill-after-ms", &host_opts.kill_after_ms, 0, 3600000},
         {"--refuse-rank", &host_opts.refuse_rank, 0, 2 * HOST_MAX_PROCS},
+        {"--bad-cred-rank", &host_opts.bad_cred_rank, 0, 2 * HOST_MAX_PROCS},
         {"--remote-procs", &host_opts.remote_procs, 0, HOST_MAX_PROCS},
         {"--expect-abort", &host_opts.abort_status, -255, 255},
     };
@@ -229,7 +231,8 @@ static int CheckUpcalls(void) {
     int expected_final = 0;
     for (int i = 0; i < host_opts.nprocs; ++i) {
         int rank = host_opts.rank_offset + i;
-        int normal = rank != host_opts.kill_rank && rank != host_opts.refuse_rank;
+        int normal = rank != host_opts.kill_rank && rank != host_opts.refuse_rank &&
+                     rank != host_opts.bad_cred_rank;
         if (host_opts.expect_abort) continue;
         if (normal) ++expected_final;
         if (normal && host_state.finalized_rank[i] != 1) {
@@ -305,6 +308,7 @@ int main(int argc, char **argv) {
     host_opts.timeout_sec = 60;
     host_opts.kill_rank = -1;
     host_opts.refuse_rank = -1;
+    host_opts.bad_cred_rank = -1;
     host_opts.abort_status = kNoAbort;
     host_opts.peer_fd = -1;
     if (ParseOptions(argc, argv) != 0) return 64;
