@@ -1,5 +1,7 @@
 #include "src/runtime/context.h"
 
+#include <unistd.h>
+
 #include <memory>
 #include <mutex>
 
@@ -9,6 +11,7 @@ namespace {
 struct Shared {
   std::mutex mu;
   int count = 0;
+  pid_t pid = 0;  // the process that started the engine (a forked child has none)
   std::unique_ptr<ProgressEngine> engine;
   ProgressEngine::Mode mode = ProgressEngine::Mode::kThread;
 };
@@ -28,6 +31,7 @@ Status AcquireEngine(ProgressEngine::Mode mode) {
     PMIX_RETURN_IF_ERROR(engine->Start(mode));
     s.engine = std::move(engine);
     s.mode = mode;
+    s.pid = ::getpid();
   }
   ++s.count;
   return Status();
@@ -50,6 +54,9 @@ Status ReleaseEngine() {
 ProgressEngine* Engine() {
   Shared& s = State();
   std::lock_guard<std::mutex> lock(s.mu);
+  // After fork() the child has the parent's memory but not its progress
+  // thread: nothing may be posted there (it would never run).
+  if (s.engine != nullptr && s.pid != ::getpid()) return nullptr;
   return s.engine.get();
 }
 

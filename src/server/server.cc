@@ -107,6 +107,7 @@ void AcceptPending(Server& s, size_t index) {
 }
 
 void ShutDown(Server& s) {
+  RetractForkEnv();
   s.listen_watches.clear();
   FenceShutdown(s);
   GetShutdown(s);
@@ -178,6 +179,7 @@ Status InitOnProgress(const pmix_server_module_t* module, std::span<const pmix_i
     if (s->own_tmpdir) ::rmdir(s->tmpdir.c_str());
     return listening;
   }
+  PublishForkEnv(*s);
   g_server = s.release();
   return Status();
 }

@@ -17,6 +17,14 @@ bool ServerInitialized();
 // The first frame of an accepted connection: the peer's hello.
 void OnHello(Server& server, const std::shared_ptr<wire::Connection>& conn, ptl::Frame&& frame);
 
+// The environment PMIx_server_setup_fork gives every client (besides its
+// own name), built once the server listens: setup_fork reads it without
+// the progress thread, because hosts call it in the forked child (Slurm),
+// where that thread does not exist. Publish on the progress thread at
+// init, Retract at finalize; Current from any thread (nullptr: none).
+void PublishForkEnv(const Server& server);
+void RetractForkEnv();
+
 // A reply body that is only a status.
 wire::Bytes StatusBody(const pmix_bfrops_module_t* codec, pmix_status_t status);
 

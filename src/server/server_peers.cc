@@ -100,15 +100,26 @@ void ConnectedDone(pmix_status_t status, void* cbdata) {
   });
 }
 
+void IgnoreOp(pmix_status_t, void*) {}
+
 // Tells the host (client_connected2, else client_connected) and welcomes
-// the peer when the host agrees.
+// the peer when the host agrees. The deprecated client_connected is only a
+// notice: hosts return PMIX_SUCCESS without ever calling back (Slurm
+// 22.05), so its callback is not waited for.
 void AskHost(Server& s, const PeerPtr& peer, const ptl::Frame& hello) {
+  if (s.module.client_connected2 == nullptr && s.module.client_connected != nullptr) {
+    pmix_status_t rc = s.module.client_connected(&peer->proc, peer->server_object, IgnoreOp, nullptr);
+    if (rc == PMIX_SUCCESS || rc == PMIX_OPERATION_SUCCEEDED || rc == PMIX_ERR_NOT_SUPPORTED) {
+      Welcome(s, peer, hello);
+    } else {
+      Refuse(peer->conn, hello, rc, "the host refused the client");
+    }
+    return;
+  }
   auto* ctx = new ConnectedCtx{peer, ptl::Frame{hello.flags, hello.type, hello.tag, {}}};
   pmix_status_t rc = PMIX_OPERATION_SUCCEEDED;
   if (s.module.client_connected2 != nullptr) {
     rc = s.module.client_connected2(&peer->proc, peer->server_object, nullptr, 0, ConnectedDone, ctx);
-  } else if (s.module.client_connected != nullptr) {
-    rc = s.module.client_connected(&peer->proc, peer->server_object, ConnectedDone, ctx);
   }
   if (rc == PMIX_SUCCESS) {  // ConnectedDone follows
     s.admitting.insert(peer);

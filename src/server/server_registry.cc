@@ -2,6 +2,7 @@
 // job information), clients, and the environment a client is forked with.
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -132,6 +133,35 @@ pmix_status_t RunOp(std::function<Status(Server&)> fn, pmix_op_cbfunc_t cbfunc, 
 }
 
 }  // namespace
+
+struct ForkEnv {
+  std::vector<std::pair<std::string, std::string>> vars;
+};
+std::atomic<const ForkEnv*> g_fork_env{nullptr};
+
+void PublishForkEnv(const Server& s) {
+  auto snapshot = std::make_unique<ForkEnv>();
+  std::string uris;
+  for (const auto& l : s.listeners) uris += (uris.empty() ? "" : ",") + l.uri();
+  auto names = psec::SelectedNames();
+  std::string modes;
+  if (names.ok()) {
+    for (const auto& n : *names) modes += (modes.empty() ? "" : ",") + n;
+  }
+  snapshot->vars = {{"PMIX_SERVER_URI", uris},
+                    {"PMIX_SERVER_NSPACE", s.myproc.nspace},
+                    {"PMIX_SERVER_RANK", std::to_string(s.myproc.rank)},
+                    {"PMIX_HOSTNAME", s.hostname},
+                    {"PMIX_VERSION", PMIXX_VERSION},
+                    {"PMIX_SECURITY_MODE", modes},
+                    {"PMIX_GDS_MODULE", s.store.module() != nullptr ? s.store.module()->name : "hash"},
+                    {"PMIX_SERVER_TMPDIR", s.tmpdir},
+                    {"PMIX_SYSTEM_TMPDIR", s.system_tmpdir}};
+  delete g_fork_env.exchange(snapshot.release(), std::memory_order_acq_rel);
+}
+
+void RetractForkEnv() { delete g_fork_env.exchange(nullptr, std::memory_order_acq_rel); }
+
 }  // namespace pmix::server
 
 using pmix::Status;
@@ -249,43 +279,22 @@ extern "C" pmix_status_t PMIx_server_deregister_resources(pmix_info_t info[], si
 
 // The environment of a client: who it is, where its server listens, and
 // the server's choices. Values never contain '*', '[' or ']' (Open MPI's
-// singleton path joins them with '*' and brackets).
+// singleton path joins them with '*' and brackets). Works in a forked
+// child (no progress thread there): it only reads the published snapshot.
 extern "C" pmix_status_t PMIx_server_setup_fork(const pmix_proc_t* proc, char*** env) {
   return pmix::ApiGuard("PMIx_server_setup_fork", [&]() -> pmix_status_t {
     if (proc == nullptr || env == nullptr || !server::ValidNspace(proc->nspace))
       return PMIX_ERR_BAD_PARAM;
-    pmix_proc_t p = *proc;
-    using Vars = std::vector<std::pair<std::string, std::string>>;
-    auto vars = pmix::runtime::CallBlocking<pmix::Result<Vars>>(
-        [p](std::function<void(pmix::Result<Vars>)> done) {
-          server::Server* s = server::CurrentServer();
-          if (s == nullptr) return done(Status(PMIX_ERR_INIT));
-          std::string uris;
-          for (const auto& l : s->listeners) uris += (uris.empty() ? "" : ",") + l.uri();
-          auto names = pmix::psec::SelectedNames();
-          std::string modes;
-          if (names.ok()) {
-            for (const auto& n : *names) modes += (modes.empty() ? "" : ",") + n;
-          }
-          Vars v = {{"PMIX_NAMESPACE", p.nspace},
-                    {"PMIX_RANK", std::to_string(p.rank)},
-                    {"PMIX_SERVER_URI", uris},
-                    {"PMIX_SERVER_NSPACE", s->myproc.nspace},
-                    {"PMIX_SERVER_RANK", std::to_string(s->myproc.rank)},
-                    {"PMIX_HOSTNAME", s->hostname},
-                    {"PMIX_VERSION", PMIXX_VERSION},
-                    {"PMIX_SECURITY_MODE", modes},
-                    {"PMIX_GDS_MODULE", s->store.module() != nullptr ? s->store.module()->name : "hash"},
-                    {"PMIX_SERVER_TMPDIR", s->tmpdir},
-                    {"PMIX_SYSTEM_TMPDIR", s->system_tmpdir}};
-          done(std::move(v));
-        });
-    if (!vars.ok()) return vars.status().code();
-    if (!vars->ok()) return vars->status().code();
-    for (const auto& [name, value] : vars->value()) {
-      pmix_status_t rc = PMIx_Setenv(name.c_str(), value.c_str(), true, env);
-      if (rc != PMIX_SUCCESS) return rc;
+    const server::ForkEnv* common = server::g_fork_env.load(std::memory_order_acquire);
+    if (common == nullptr) return PMIX_ERR_INIT;
+    std::string nspace(proc->nspace, ::strnlen(proc->nspace, PMIX_MAX_NSLEN));
+    pmix_status_t rc = PMIx_Setenv("PMIX_NAMESPACE", nspace.c_str(), true, env);
+    if (rc == PMIX_SUCCESS)
+      rc = PMIx_Setenv("PMIX_RANK", std::to_string(proc->rank).c_str(), true, env);
+    for (const auto& [name, value] : common->vars) {
+      if (rc != PMIX_SUCCESS) break;
+      rc = PMIx_Setenv(name.c_str(), value.c_str(), true, env);
     }
-    return PMIX_SUCCESS;
+    return rc;
   });
 }

@@ -1,0 +1,129 @@
+/*
+ * A PMIx-only client (no MPI) for run_slurm.sh: srun --mpi=pmix launches it,
+ * Slurm's slurmstepd (mpi_pmix_v4.so) being the PMIx server. It checks
+ *   - the library is ours: PMIx_Get_version() starts with
+ *     $JOBINFO_VERSION_PREFIX ("pmixx" when unset);
+ *   - the job info against what Slurm puts in the task's environment
+ *     (SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID, SLURM_JOB_ID/STEP_ID in the
+ *     namespace "slurm.pmix.<job>.<step>"), all tasks on one node;
+ *   - a key exchange with the right neighbour (Put/Commit/Fence/Get);
+ * and reports which libpmix the parent (slurmstepd) has mapped.
+ * Prints "jobinfo <rank> of <size> ok version=... stepd_lib=..." on success
+ * or "jobinfo <rank> FAIL: why" and exits 1. C99, public pmix.h API only.
+ */
+#define _DEFAULT_SOURCE /* getppid; strncasecmp for pmix_common.h */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pmix.h"
+
+static pmix_proc_t me;
+
+static void Fail(const char* what, const char* detail) {
+  printf("jobinfo %u FAIL: %s%s%s\n", (unsigned)me.rank, what, detail ? ": " : "",
+         detail ? detail : "");
+  fflush(stdout);
+  exit(1);
+}
+
+static long FromEnv(const char* name) {
+  const char* text = getenv(name);
+  if (text == NULL) Fail("missing from the environment", name);
+  return strtol(text, NULL, 10);
+}
+
+/* The value of key for proc as a number, whatever integer type it has. */
+static long FetchNumber(const pmix_proc_t* proc, const char* key) {
+  pmix_value_t* val = NULL;
+  pmix_status_t rc = PMIx_Get(proc, key, NULL, 0, &val);
+  if (rc != PMIX_SUCCESS || val == NULL) Fail(PMIx_Error_string(rc), key);
+  long number;
+  switch (val->type) {
+    case PMIX_UINT32: number = (long)val->data.uint32; break;
+    case PMIX_UINT16: number = (long)val->data.uint16; break;
+    case PMIX_INT: number = (long)val->data.integer; break;
+    case PMIX_PROC_RANK: number = (long)val->data.rank; break;
+    case PMIX_UINT64: number = (long)val->data.uint64; break;
+    default: Fail("unexpected value type", key); return -1;
+  }
+  PMIX_VALUE_RELEASE(val);
+  return number;
+}
+
+static void Compare(const pmix_proc_t* proc, const char* key, const char* env_name) {
+  long got = FetchNumber(proc, key), want = FromEnv(env_name);
+  if (got != want) {
+    char detail[160];
+    snprintf(detail, sizeof detail, "%s=%ld but %s=%ld", key, got, env_name, want);
+    Fail("mismatch", detail);
+  }
+}
+
+static void CheckNamespace(void) {
+  char want[PMIX_MAX_NSLEN + 1];
+  snprintf(want, sizeof want, "slurm.pmix.%ld.%ld", FromEnv("SLURM_JOB_ID"),
+           FromEnv("SLURM_STEP_ID"));
+  if (strcmp(me.nspace, want) != 0) Fail("unexpected namespace", me.nspace);
+}
+
+static void Exchange(long size) {
+  uint32_t mine = 5000u + me.rank;
+  pmix_value_t v;
+  PMIX_VALUE_LOAD(&v, &mine, PMIX_UINT32);
+  if (PMIx_Put(PMIX_GLOBAL, "slurm.jobinfo", &v) != PMIX_SUCCESS) Fail("PMIx_Put failed", NULL);
+  PMIX_VALUE_DESTRUCT(&v);
+  if (PMIx_Commit() != PMIX_SUCCESS) Fail("PMIx_Commit failed", NULL);
+  pmix_info_t collect;
+  bool yes = true;
+  PMIX_INFO_LOAD(&collect, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+  pmix_status_t rc = PMIx_Fence(NULL, 0, &collect, 1);
+  if (rc != PMIX_SUCCESS) Fail("PMIx_Fence failed", PMIx_Error_string(rc));
+  pmix_proc_t peer;
+  PMIX_LOAD_PROCID(&peer, me.nspace, (pmix_rank_t)((me.rank + 1) % size));
+  if (FetchNumber(&peer, "slurm.jobinfo") != 5000 + (long)peer.rank)
+    Fail("wrong value from the neighbour", NULL);
+}
+
+/* The first libpmix.so* path in /proc/<pid>/maps, or "none". */
+static void MappedLibpmix(long pid, char* out, size_t len) {
+  char path[64], line[4096];
+  snprintf(path, sizeof path, "/proc/%ld/maps", pid);
+  snprintf(out, len, "none");
+  FILE* maps = fopen(path, "r");
+  if (maps == NULL) return;
+  while (fgets(line, sizeof line, maps) != NULL) {
+    char* name = strchr(line, '/');
+    if (name == NULL || strstr(name, "/libpmix.so") == NULL) continue;
+    name[strcspn(name, "\n")] = '\0';
+    snprintf(out, len, "%s", name);
+    break;
+  }
+  fclose(maps);
+}
+
+int main(void) {
+  pmix_status_t rc = PMIx_Init(&me, NULL, 0);
+  if (rc != PMIX_SUCCESS) Fail("PMIx_Init failed", PMIx_Error_string(rc));
+  const char* version = PMIx_Get_version();
+  const char* prefix = getenv("JOBINFO_VERSION_PREFIX");
+  if (prefix == NULL) prefix = "pmixx";
+  if (strncmp(version, prefix, strlen(prefix)) != 0) Fail("not the expected library", version);
+  if ((long)me.rank != FromEnv("SLURM_PROCID")) Fail("rank differs from SLURM_PROCID", NULL);
+  CheckNamespace();
+  pmix_proc_t job;
+  PMIX_LOAD_PROCID(&job, me.nspace, PMIX_RANK_WILDCARD);
+  Compare(&job, PMIX_JOB_SIZE, "SLURM_NTASKS");
+  Compare(&job, PMIX_LOCAL_SIZE, "SLURM_NTASKS");
+  Compare(&me, PMIX_LOCAL_RANK, "SLURM_LOCALID");
+  long size = FromEnv("SLURM_NTASKS");
+  Exchange(size);
+  char stepd_lib[1024];
+  MappedLibpmix((long)getppid(), stepd_lib, sizeof stepd_lib);
+  if (PMIx_Finalize(NULL, 0) != PMIX_SUCCESS) Fail("PMIx_Finalize failed", NULL);
+  printf("jobinfo %u of %ld ok version=\"%s\" stepd_lib=%s\n", (unsigned)me.rank, size, version,
+         stepd_lib);
+  return 0;
+}
