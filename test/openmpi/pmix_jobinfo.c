@@ -15,57 +15,7 @@
 #include <string.h>
 
 #include "pmix.h"
-
-static pmix_proc_t me;
-
-static void Fail(const char* what, const char* detail) {
-  printf("jobinfo %u FAIL: %s%s%s\n", (unsigned)me.rank, what, detail ? ": " : "",
-         detail ? detail : "");
-  fflush(stdout);
-  exit(1);
-}
-
-static long EnvNumber(const char* name) {
-  const char* v = getenv(name);
-  if (v == NULL) Fail("not in the environment", name);
-  return strtol(v, NULL, 10);
-}
-
-/* Reads key of proc as an unsigned number (any width the value has). */
-static long GetNumber(const pmix_proc_t* proc, const char* key) {
-  pmix_value_t* val = NULL;
-  pmix_status_t rc = PMIx_Get(proc, key, NULL, 0, &val);
-  if (rc != PMIX_SUCCESS || val == NULL) Fail("PMIx_Get failed", key);
-  long out = -1;
-  switch (val->type) {
-    case PMIX_UINT32:
-      out = (long)val->data.uint32;
-      break;
-    case PMIX_UINT16:
-      out = (long)val->data.uint16;
-      break;
-    case PMIX_INT:
-      out = (long)val->data.integer;
-      break;
-    case PMIX_UINT64:
-      out = (long)val->data.uint64;
-      break;
-    case PMIX_PROC_RANK:
-      out = (long)val->data.rank;
-      break;
-    default:
-      Fail("unexpected value type", key);
-  }
-  PMIX_VALUE_RELEASE(val);
-  return out;
-}
-
-static void Expect(const pmix_proc_t* proc, const char* key, const char* env) {
-  char detail[128];
-  long got = GetNumber(proc, key), want = EnvNumber(env);
-  snprintf(detail, sizeof detail, "%s=%ld, %s=%ld", key, got, env, want);
-  if (got != want) Fail("mismatch", detail);
-}
+#include "test/common/jobinfo_util.h"
 
 /* PMIX_LOCAL_PEERS on one node: every rank, "0,1,...,size-1". */
 static void CheckLocalPeers(const pmix_proc_t* job, long size) {

@@ -95,7 +95,7 @@ fi
 JOBINFO=$top_builddir/test/openmpi/pmix_jobinfo
 if [ ! -x "$JOBINFO" ]; then
     JOBINFO=$WORK/pmix_jobinfo
-    ${CC:-cc} -std=c99 -I"$top_srcdir/include" -I"$top_builddir/include" -o "$JOBINFO" \
+    ${CC:-cc} -std=c99 -I"$top_srcdir" -I"$top_srcdir/include" -I"$top_builddir/include" -o "$JOBINFO" \
         "$top_srcdir/test/openmpi/pmix_jobinfo.c" -L"$LIBDIR" -lpmix >"$WORK/build.out" 2>&1 ||
         fail "build pmix_jobinfo" "$WORK/build.out"
 fi

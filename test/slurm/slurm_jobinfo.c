@@ -19,53 +19,12 @@
 #include <unistd.h>
 
 #include "pmix.h"
-
-static pmix_proc_t me;
-
-static void Fail(const char* what, const char* detail) {
-  printf("jobinfo %u FAIL: %s%s%s\n", (unsigned)me.rank, what, detail ? ": " : "",
-         detail ? detail : "");
-  fflush(stdout);
-  exit(1);
-}
-
-static long FromEnv(const char* name) {
-  const char* text = getenv(name);
-  if (text == NULL) Fail("missing from the environment", name);
-  return strtol(text, NULL, 10);
-}
-
-/* The value of key for proc as a number, whatever integer type it has. */
-static long FetchNumber(const pmix_proc_t* proc, const char* key) {
-  pmix_value_t* val = NULL;
-  pmix_status_t rc = PMIx_Get(proc, key, NULL, 0, &val);
-  if (rc != PMIX_SUCCESS || val == NULL) Fail(PMIx_Error_string(rc), key);
-  long number;
-  switch (val->type) {
-    case PMIX_UINT32: number = (long)val->data.uint32; break;
-    case PMIX_UINT16: number = (long)val->data.uint16; break;
-    case PMIX_INT: number = (long)val->data.integer; break;
-    case PMIX_PROC_RANK: number = (long)val->data.rank; break;
-    case PMIX_UINT64: number = (long)val->data.uint64; break;
-    default: Fail("unexpected value type", key); return -1;
-  }
-  PMIX_VALUE_RELEASE(val);
-  return number;
-}
-
-static void Compare(const pmix_proc_t* proc, const char* key, const char* env_name) {
-  long got = FetchNumber(proc, key), want = FromEnv(env_name);
-  if (got != want) {
-    char detail[160];
-    snprintf(detail, sizeof detail, "%s=%ld but %s=%ld", key, got, env_name, want);
-    Fail("mismatch", detail);
-  }
-}
+#include "test/common/jobinfo_util.h"
 
 static void CheckNamespace(void) {
   char want[PMIX_MAX_NSLEN + 1];
-  snprintf(want, sizeof want, "slurm.pmix.%ld.%ld", FromEnv("SLURM_JOB_ID"),
-           FromEnv("SLURM_STEP_ID"));
+  snprintf(want, sizeof want, "slurm.pmix.%ld.%ld", EnvNumber("SLURM_JOB_ID"),
+           EnvNumber("SLURM_STEP_ID"));
   if (strcmp(me.nspace, want) != 0) Fail("unexpected namespace", me.nspace);
 }
 
@@ -83,7 +42,7 @@ static void Exchange(long size) {
   if (rc != PMIX_SUCCESS) Fail("PMIx_Fence failed", PMIx_Error_string(rc));
   pmix_proc_t peer;
   PMIX_LOAD_PROCID(&peer, me.nspace, (pmix_rank_t)((me.rank + 1) % size));
-  if (FetchNumber(&peer, "slurm.jobinfo") != 5000 + (long)peer.rank)
+  if (GetNumber(&peer, "slurm.jobinfo") != 5000 + (long)peer.rank)
     Fail("wrong value from the neighbour", NULL);
 }
 
@@ -111,14 +70,14 @@ int main(void) {
   const char* prefix = getenv("JOBINFO_VERSION_PREFIX");
   if (prefix == NULL) prefix = "pmixx";
   if (strncmp(version, prefix, strlen(prefix)) != 0) Fail("not the expected library", version);
-  if ((long)me.rank != FromEnv("SLURM_PROCID")) Fail("rank differs from SLURM_PROCID", NULL);
+  if ((long)me.rank != EnvNumber("SLURM_PROCID")) Fail("rank differs from SLURM_PROCID", NULL);
   CheckNamespace();
   pmix_proc_t job;
   PMIX_LOAD_PROCID(&job, me.nspace, PMIX_RANK_WILDCARD);
-  Compare(&job, PMIX_JOB_SIZE, "SLURM_NTASKS");
-  Compare(&job, PMIX_LOCAL_SIZE, "SLURM_NTASKS");
-  Compare(&me, PMIX_LOCAL_RANK, "SLURM_LOCALID");
-  long size = FromEnv("SLURM_NTASKS");
+  Expect(&job, PMIX_JOB_SIZE, "SLURM_NTASKS");
+  Expect(&job, PMIX_LOCAL_SIZE, "SLURM_NTASKS");
+  Expect(&me, PMIX_LOCAL_RANK, "SLURM_LOCALID");
+  long size = EnvNumber("SLURM_NTASKS");
   Exchange(size);
   char stepd_lib[1024];
   MappedLibpmix((long)getppid(), stepd_lib, sizeof stepd_lib);
