@@ -17,7 +17,6 @@
 
 #include "test/unit/psec/psec_harness.h"
 
-extern "C" pmix_mca_component_t pmix_mca_psec_native_component;
 
 namespace pmix::psec::test {
 namespace {
@@ -90,22 +89,8 @@ class TcpPair {
   int listener_ = -1, client_ = -1, server_ = -1;
 };
 
-class NativeTcp : public ::testing::Test {
+class NativeTcp : public NativeFixture {
  protected:
-  void SetUp() override { module_ = OpenModule(pmix_mca_psec_native_component); }
-  void TearDown() override { pmix_mca_psec_native_component.close(nullptr); }
-
-  pmix_status_t Validate(int fd, std::vector<pmix_info_t> dirs = {},
-                         const pmix_byte_object_t* cred = nullptr) {
-    uid_ = kUntouchedUid;
-    gid_ = kUntouchedGid;
-    pmix_status_t rc = module_->validate_cred(fd, cred, dirs.data(), dirs.size(), &uid_, &gid_);
-    if (rc != PMIX_SUCCESS) {
-      EXPECT_EQ(uid_, kUntouchedUid) << "output written on failure";
-      EXPECT_EQ(gid_, kUntouchedGid) << "output written on failure";
-    }
-    return rc;
-  }
   std::vector<pmix_info_t> Ours() {
     return {Uint32Info(PMIX_USERID, geteuid()), Uint32Info(PMIX_GRPID, getegid())};
   }
@@ -120,10 +105,6 @@ class NativeTcp : public ::testing::Test {
       EXPECT_EQ(gid_, getegid());
     }
   }
-
-  const pmix_psec_module_t* module_ = nullptr;
-  uid_t uid_ = 0;
-  gid_t gid_ = 0;
 };
 
 TEST_F(NativeTcp, Ipv4LoopbackPeerIsUs) {

@@ -21,7 +21,6 @@
 #include "plugins/psec/common/tcp_peer.h"
 #include "test/unit/psec/psec_harness.h"
 
-extern "C" pmix_mca_component_t pmix_mca_psec_native_component;
 
 namespace pmix::psec::test {
 namespace {

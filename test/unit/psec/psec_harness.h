@@ -10,6 +10,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include "pmix/mca/mca.h"
 #include "pmix/mca/psec.h"
@@ -78,6 +79,36 @@ inline pmix_info_t StringInfo(const char* key, const char* text) {
 // Sentinels that tell whether a failing call wrote its outputs.
 inline constexpr uid_t kUntouchedUid = 4242;
 inline constexpr gid_t kUntouchedGid = 4343;
+
+}  // namespace pmix::psec::test
+
+extern "C" pmix_mca_component_t pmix_mca_psec_native_component;
+
+namespace pmix::psec::test {
+
+// The native module, opened per test, and its validate_cred with checks
+// that a failing call leaves the outputs alone (uid_/gid_ hold them).
+class NativeFixture : public ::testing::Test {
+ protected:
+  void SetUp() override { module_ = OpenModule(pmix_mca_psec_native_component); }
+  void TearDown() override { pmix_mca_psec_native_component.close(nullptr); }
+
+  pmix_status_t Validate(int fd, std::vector<pmix_info_t> dirs = {},
+                         const pmix_byte_object_t* cred = nullptr) {
+    uid_ = kUntouchedUid;
+    gid_ = kUntouchedGid;
+    pmix_status_t rc = module_->validate_cred(fd, cred, dirs.data(), dirs.size(), &uid_, &gid_);
+    if (rc != PMIX_SUCCESS) {
+      EXPECT_EQ(uid_, kUntouchedUid) << "output written on failure";
+      EXPECT_EQ(gid_, kUntouchedGid) << "output written on failure";
+    }
+    return rc;
+  }
+
+  const pmix_psec_module_t* module_ = nullptr;
+  uid_t uid_ = 0;
+  gid_t gid_ = 0;
+};
 
 }  // namespace pmix::psec::test
 

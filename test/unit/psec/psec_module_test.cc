@@ -12,7 +12,6 @@
 
 #include "test/unit/psec/psec_harness.h"
 
-extern "C" pmix_mca_component_t pmix_mca_psec_native_component;
 extern "C" pmix_mca_component_t pmix_mca_psec_none_component;
 
 namespace pmix::psec::test {
@@ -81,27 +80,7 @@ TEST_P(Conformance, CredentialIsEmpty) {
 INSTANTIATE_TEST_SUITE_P(Psec, Conformance, ::testing::ValuesIn(kCases),
                          [](const auto& info) { return std::string(info.param.name); });
 
-class Native : public ::testing::Test {
- protected:
-  void SetUp() override { module_ = OpenModule(pmix_mca_psec_native_component); }
-  void TearDown() override { pmix_mca_psec_native_component.close(nullptr); }
-
-  pmix_status_t Validate(int fd, std::vector<pmix_info_t> dirs = {},
-                         const pmix_byte_object_t* cred = nullptr) {
-    uid_ = kUntouchedUid;
-    gid_ = kUntouchedGid;
-    pmix_status_t rc = module_->validate_cred(fd, cred, dirs.data(), dirs.size(), &uid_, &gid_);
-    if (rc != PMIX_SUCCESS) {
-      EXPECT_EQ(uid_, kUntouchedUid) << "output written on failure";
-      EXPECT_EQ(gid_, kUntouchedGid) << "output written on failure";
-    }
-    return rc;
-  }
-
-  const pmix_psec_module_t* module_ = nullptr;
-  uid_t uid_ = 0;
-  gid_t gid_ = 0;
-};
+class Native : public NativeFixture {};
 
 TEST_F(Native, MatchingExpectedIdsPass) {
   SocketPair pair;
