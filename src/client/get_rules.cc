@@ -108,11 +108,15 @@ Status CheckPutKey(const char* key, bool reserved_allowed) {
 }
 
 // Reserved keys a process may still post about itself, because a real
-// consumer does and fails without it: Open MPI 4.1's MPI_Init puts
-// PMIX_HOSTNAME ("pmix.hname", GLOBAL) and aborts when that is refused
-// (OpenPMIx 4.2.2 accepts every reserved key on Put).
+// consumer does and fails or complains without it (OpenPMIx 4.2.2 accepts
+// every reserved key on Put). Open MPI 4.1: MPI_Init puts PMIX_HOSTNAME
+// ("pmix.hname", GLOBAL) and aborts when that is refused; a directly
+// launched rank puts its binding as PMIX_CPUSET and logs "Bad parameter in
+// ess_base_fns.c" when refused; orted puts PMIX_PROC_URI. The locality
+// string is the same kind of fact about the process itself.
 bool PostableReservedKey(const char* key) {
-  static constexpr const char* kPostable[] = {PMIX_HOSTNAME};
+  static constexpr const char* kPostable[] = {PMIX_HOSTNAME, PMIX_CPUSET, PMIX_PROC_URI,
+                                              PMIX_LOCALITY_STRING};
   for (const char* k : kPostable) {
     if (std::strncmp(key, k, PMIX_MAX_KEYLEN) == 0) return true;
   }

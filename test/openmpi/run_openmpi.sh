@@ -101,10 +101,12 @@ if [ ! -x "$JOBINFO" ]; then
 fi
 
 # check_ranks OUT WORD N [PATTERN]: exit 0 and, for every rank 0..N-1,
-# exactly one line "WORD <rank> of N ok..." (matching PATTERN if given).
+# exactly one line "WORD <rank> of N ok..." (matching PATTERN if given),
+# and nobody logged an error (Open MPI logs a refused call and goes on).
 check_ranks() {
     local out=$1 word=$2 n=$3 pattern=${4:-} r
     [ "$RC" -eq 0 ] || return 1
+    grep -qE "OPAL ERROR|ORTE ERROR|PMIX ERROR" "$out" && return 1
     for ((r = 0; r < n; r++)); do
         [ "$(grep -c "^$word $r of $n ok$pattern" "$out")" -eq 1 ] || return 1
     done

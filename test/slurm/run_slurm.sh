@@ -93,13 +93,14 @@ srun_ours() {
     [ $RC = 124 ] && hung=1
 }
 
-# check_ranks OUT WHAT N: every rank 0..N-1 printed "WHAT r of N ok".
+# check_ranks OUT WHAT N: every rank 0..N-1 printed "WHAT r of N ok", and
+# nobody logged an error (Open MPI logs a refused call and goes on).
 check_ranks() {
     local out=$1 what=$2 n=$3 r
     for ((r = 0; r < n; r++)); do
         grep -q "^$what $r of $n ok" "$out" || return 1
     done
-    ! grep -q "FAIL" "$out"
+    ! grep -qE "FAIL|OPAL ERROR|ORTE ERROR|PMIX ERROR" "$out"
 }
 
 # ours_everywhere OUT FIELD...: every "ok" line names our library in each field.

@@ -58,6 +58,9 @@ TEST(GetRules, PutKeyValidation) {
       {"ok", false, false, PMIX_SUCCESS},          {"pmix.x", false, false, PMIX_ERR_BAD_PARAM},
       {"pmix.x", false, true, PMIX_SUCCESS},       {max, false, false, PMIX_SUCCESS},
       {max + "k", false, false, PMIX_ERR_BAD_PARAM},
+      // facts a process posts about itself (Open MPI 4.1 puts these)
+      {PMIX_HOSTNAME, false, false, PMIX_SUCCESS}, {PMIX_CPUSET, false, false, PMIX_SUCCESS},
+      {PMIX_PROC_URI, false, false, PMIX_SUCCESS}, {PMIX_JOB_SIZE, false, false, PMIX_ERR_BAD_PARAM},
   };
   for (const Case& c : cases) {
     EXPECT_EQ(c.want, CheckPutKey(c.null ? nullptr : c.key.c_str(), c.reserved_allowed).code())
