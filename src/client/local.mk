@@ -24,4 +24,5 @@ test_host_clients_client_get_LDFLAGS = -no-install -pthread
 TESTS += test/integration/get.sh
 EXTRA_DIST += test/integration/get.sh
 # PMIx_Job_control(_nb) (h7).
-src_libpmix_core_la_SOURCES += src/client/client_job_control.cc
+src_libpmix_core_la_SOURCES += src/client/client_job_control.cc \
+	src/client/client_request.cc src/client/client_request.h

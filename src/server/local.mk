@@ -30,6 +30,7 @@ EXTRA_DIST += test/integration/fence.sh
 # Job control: cleanup registrations and the host's job_control (h7).
 src_libpmix_core_la_SOURCES += \
 	src/server/server_job_control.cc src/server/server_job_control.h \
+	src/server/server_upcall.cc src/server/server_upcall.h \
 	src/server/server_cleanup.cc src/server/server_cleanup.h
 if HAVE_GTEST
 check_PROGRAMS += test/unit/server/cleanup_tests

@@ -11,6 +11,7 @@
 #include "src/common/output.h"
 #include "src/server/server_cleanup.h"
 #include "src/server/server_internal.h"
+#include "src/server/server_upcall.h"
 
 namespace pmix::server {
 namespace {
@@ -26,21 +27,6 @@ void RunAll(std::vector<cleanup::Request> requests) {
   for (const cleanup::Request& req : requests) cleanup::Execute(req);
 }
 
-// Holds a host job_control call's continuation until its cbfunc.
-struct HostCtx {
-  JobControlDone done;
-};
-
-void HostDone(pmix_status_t status, pmix_info_t* info, size_t ninfo, void* cbdata,
-              pmix_release_cbfunc_t release_fn, void* release_cbdata) {
-  std::shared_ptr<HostCtx> ctx(static_cast<HostCtx*>(cbdata));
-  auto copy = wire::Infos::CopyOf(InfoSpan(info, ninfo));
-  if (release_fn != nullptr) release_fn(release_cbdata);
-  if (!copy.ok() && status == PMIX_SUCCESS) status = copy.status().code();
-  auto results = std::make_shared<wire::Infos>(copy.ok() ? std::move(*copy) : wire::Infos());
-  PostToServer([ctx, status, results](Server&) { ctx->done(status, std::move(*results)); });
-}
-
 // The host's part: rest plus the requester's uid/gid.
 void AskHost(Server& s, const JobControlRequester& who, std::span<const pmix_proc_t> targets,
              wire::Infos rest, const JobControlDone& done) {
@@ -49,24 +35,16 @@ void AskHost(Server& s, const JobControlRequester& who, std::span<const pmix_pro
   Status added = rest.Add(PMIX_USERID, &uid, PMIX_UINT32);
   if (added.ok()) added = rest.Add(PMIX_GRPID, &gid, PMIX_UINT32);
   if (!added.ok()) return done(added.code(), wire::Infos());
-  auto* ctx = new HostCtx{done};
-  pmix_status_t rc = s.module.job_control(&who.proc, targets.empty() ? nullptr : targets.data(),
-                                          targets.size(), rest.data(), rest.size(), HostDone, ctx);
-  if (rc == PMIX_SUCCESS) return;
-  delete ctx;
-  done(rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc, wire::Infos());
-}
-
-void Reply(const std::weak_ptr<Peer>& weak, const ptl::Frame& request, pmix_status_t status,
-           const wire::Infos& results) {
-  auto peer = weak.lock();
-  if (peer == nullptr || peer->conn->closed()) return;
-  wire::Writer w(peer->conn->codec());
-  w.Status(status).InfoArray(results.view());
-  auto body = w.Take();
-  peer->conn
-      ->Reply(request, body.ok() ? *body : StatusBody(peer->conn->codec(), body.status().code()))
-      .ok();
+  auto dirs = std::make_shared<wire::Infos>(std::move(rest));
+  auto job_control = s.module.job_control;
+  CallHostForInfos(
+      [&](pmix_info_cbfunc_t cbfunc, void* cbdata) {
+        return job_control(&who.proc, targets.empty() ? nullptr : targets.data(), targets.size(),
+                           dirs->data(), dirs->size(), cbfunc, cbdata);
+      },
+      [done, dirs](pmix_status_t status, wire::Infos&& results) {
+        done(status, std::move(results));
+      });
 }
 
 }  // namespace
@@ -94,12 +72,12 @@ void HandleJobControl(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   std::vector<pmix_proc_t> targets = r.Procs();
   wire::Infos directives = r.InfoArray();
   std::weak_ptr<Peer> weak = peer;
-  ptl::Frame reply_to{frame.flags, frame.type, frame.tag, {}};
-  if (!r.status().ok()) return Reply(weak, reply_to, r.status().code(), wire::Infos());
+  ptl::Frame reply_to = ReplyHeader(frame);
+  if (!r.status().ok()) return ReplyStatusInfos(weak, reply_to, r.status().code(), wire::Infos());
   JobControlRequester who{peer->proc, peer->uid, peer->gid};
   JobControl(s, who, targets, directives.view(),
              [weak, reply_to](pmix_status_t status, wire::Infos&& results) {
-               Reply(weak, reply_to, status, results);
+               ReplyStatusInfos(weak, reply_to, status, results);
              });
 }
 

@@ -1,0 +1,72 @@
+// Host upcalls and peer replies (server_upcall.h).
+#include "src/server/server_upcall.h"
+
+#include <utility>
+
+#include "src/common/info_lookup.h"
+#include "src/server/server_internal.h"
+
+namespace pmix::server {
+namespace {
+
+struct InfosCtx {
+  InfosDone done;
+};
+struct StatusCtx {
+  StatusDone done;
+};
+
+void InfosArrived(pmix_status_t status, pmix_info_t* info, size_t ninfo, void* cbdata,
+                  pmix_release_cbfunc_t release_fn, void* release_cbdata) {
+  std::shared_ptr<InfosCtx> ctx(static_cast<InfosCtx*>(cbdata));
+  auto copy = wire::Infos::CopyOf(InfoSpan(info, ninfo));
+  if (release_fn != nullptr) release_fn(release_cbdata);
+  if (!copy.ok() && status == PMIX_SUCCESS) status = copy.status().code();
+  auto results = std::make_shared<wire::Infos>(copy.ok() ? std::move(*copy) : wire::Infos());
+  PostToServer([ctx, status, results](Server&) { ctx->done(status, std::move(*results)); });
+}
+
+void StatusArrived(pmix_status_t status, void* cbdata) {
+  std::shared_ptr<StatusCtx> ctx(static_cast<StatusCtx*>(cbdata));
+  PostToServer([ctx, status](Server&) { ctx->done(status); });
+}
+
+pmix_status_t Immediate(pmix_status_t rc) {
+  return rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc;
+}
+
+}  // namespace
+
+void CallHostForInfos(const std::function<pmix_status_t(pmix_info_cbfunc_t, void*)>& call,
+                      InfosDone done) {
+  auto* ctx = new InfosCtx{std::move(done)};
+  pmix_status_t rc = call(InfosArrived, ctx);
+  if (rc == PMIX_SUCCESS) return;
+  std::unique_ptr<InfosCtx> owned(ctx);
+  owned->done(Immediate(rc), wire::Infos());
+}
+
+void CallHostForStatus(const std::function<pmix_status_t(pmix_op_cbfunc_t, void*)>& call,
+                       StatusDone done) {
+  auto* ctx = new StatusCtx{std::move(done)};
+  pmix_status_t rc = call(StatusArrived, ctx);
+  if (rc == PMIX_SUCCESS) return;
+  std::unique_ptr<StatusCtx> owned(ctx);
+  owned->done(Immediate(rc));
+}
+
+void ReplyStatusInfos(const std::weak_ptr<Peer>& weak, const ptl::Frame& request,
+                      pmix_status_t status, const wire::Infos& infos) {
+  auto peer = weak.lock();
+  if (peer == nullptr || peer->conn->closed()) return;
+  wire::Writer w(peer->conn->codec());
+  w.Status(status).InfoArray(infos.view());
+  auto body = w.Take();
+  peer->conn
+      ->Reply(request, body.ok() ? *body : StatusBody(peer->conn->codec(), body.status().code()))
+      .ok();
+}
+
+ptl::Frame ReplyHeader(const ptl::Frame& frame) { return ptl::Frame{frame.flags, frame.type, frame.tag, {}}; }
+
+}  // namespace pmix::server
