@@ -84,6 +84,20 @@ void ServeJobData(Server& s, Request&& req) {
   AskHost(s, std::move(req));
 }
 
+// Why a local target can no longer commit (PMIX_SUCCESS: it still can).
+// Rank PMIX_RANK_UNDEF: only when every local client is gone.
+pmix_status_t Departed(const Namespace* ns, const pmix_proc_t& target) {
+  if (ns == nullptr || ns->clients.empty()) return PMIX_SUCCESS;
+  if (target.rank != PMIX_RANK_UNDEF) {
+    auto it = ns->clients.find(target.rank);
+    return it == ns->clients.end() ? PMIX_SUCCESS : it->second.departed;
+  }
+  for (const auto& [rank, record] : ns->clients) {
+    if (record.departed == PMIX_SUCCESS) return PMIX_SUCCESS;
+  }
+  return PMIX_ERR_NOT_FOUND;
+}
+
 void ServeProcData(Server& s, Request&& req) {
   bool valid = req.target.rank < PMIX_RANK_VALID;
   Namespace* ns = s.FindNamespace(req.target.nspace);
@@ -96,6 +110,8 @@ void ServeProcData(Server& s, Request&& req) {
     if (!host) return ReplyStatus(req, PMIX_ERR_NOT_FOUND);
     return AskHost(s, std::move(req));
   }
+  if (pmix_status_t gone = Departed(ns, req.target); gone != PMIX_SUCCESS)
+    return ReplyStatus(req, gone);
   Hold(s, std::move(req), Wait::kCommit);
 }
 

@@ -56,6 +56,7 @@ void Welcome(Server& s, const PeerPtr& peer, const ptl::Frame& hello) {
     return;
   }
   record->second.peer = peer;
+  record->second.departed = PMIX_SUCCESS;
   s.peers.insert(peer);
   std::weak_ptr<Peer> weak = peer;
   peer->conn->SetHandlers(
@@ -254,7 +255,10 @@ void Dispatch(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
 void PeerLost(Server& s, const PeerPtr& peer) {
   if (s.peers.erase(peer) == 0) return;
   auto record = peer->ns->clients.find(peer->proc.rank);
-  if (record != peer->ns->clients.end() && record->second.peer == peer) record->second.peer = nullptr;
+  if (record != peer->ns->clients.end() && record->second.peer == peer) {
+    record->second.peer = nullptr;
+    record->second.departed = peer->finalized ? PMIX_ERR_NOT_FOUND : PMIX_ERR_PROC_TERM_WO_SYNC;
+  }
   FenceOnPeerLost(s, peer);
   GetOnPeerLost(s, peer);
   // client_finalized is only for a client that called PMIx_Finalize (hosts

@@ -52,6 +52,10 @@ struct ClientRecord {
   gid_t gid = 0;
   void* server_object = nullptr;
   PeerPtr peer;  // set while it is connected
+  // Set when its connection closed (PMIX_ERR_NOT_FOUND after a finalize,
+  // PMIX_ERR_PROC_TERM_WO_SYNC otherwise), cleared when it connects again:
+  // a later get of data it never committed fails with it at once.
+  pmix_status_t departed = PMIX_SUCCESS;
 };
 
 // A namespace the host registered (PMIx_server_register_nspace).

@@ -274,6 +274,27 @@ static void Rules(void) {
     PMIX_VALUE_RELEASE(v);
 }
 
+/* --- a peer that left ----------------------------------------------------
+ * The last rank finalizes and exits at once; the others then ask for a key
+ * it never posted: the answer is PMIX_ERR_NOT_FOUND whether the get was
+ * held when it left or came after (not PMIX_ERR_TIMEOUT after 20 s).
+ * Single node only: a remote peer's departure is its host's business. */
+static void Departed(void) {
+    uint32_t local_size = GetU32(PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE);
+    pmix_rank_t last = job_size - 1;
+    if (job_size < 2 || local_size != job_size || OnOpenPmix()) return;
+    if (client_me.rank == last) {
+        ClientFinalize();
+        exit(0);
+    }
+    usleep(300 * 1000); /* usually after it left; either order must give NOT_FOUND */
+    pmix_proc_t peer = ProcOf(last);
+    pmix_value_t *v = NULL;
+    CHECK_RC(PMIx_Get(&peer, "getx.never", Timeout(20), 1, &v), PMIX_ERR_NOT_FOUND,
+             "get of a departed peer's unposted key");
+    Note("departed peer ok");
+}
+
 int main(void) {
     pmix_value_t val, *v = NULL;
     int one = 1;
@@ -294,6 +315,7 @@ int main(void) {
     Rules();
     Note("realms, rules ok");
     Barrier(); /* nobody leaves while a peer may still ask for its data */
+    Departed();
     ClientFinalize();
     return 0;
 }
