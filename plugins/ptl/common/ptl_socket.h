@@ -59,13 +59,36 @@ inline std::optional<bool> InfoFlag(const pmix_info_t* info) {
   return info->value.data.flag;
 }
 
-// An integer directive of any numeric type (PMIx_Value_get_number's
-// conversions); nullopt when absent or not a number that fits.
+// An integer directive of any integer type; nullopt when absent or not an
+// integer.
 inline std::optional<long long> InfoInteger(const pmix_info_t* info) {
   if (info == nullptr) return std::nullopt;
-  int64_t out = 0;
-  if (PMIx_Value_get_number(&info->value, &out, PMIX_INT64) != PMIX_SUCCESS) return std::nullopt;
-  return out;
+  const pmix_value_t& v = info->value;
+  switch (v.type) {
+    case PMIX_INT:
+      return v.data.integer;
+    case PMIX_INT8:
+      return v.data.int8;
+    case PMIX_INT16:
+      return v.data.int16;
+    case PMIX_INT32:
+      return v.data.int32;
+    case PMIX_INT64:
+      return v.data.int64;
+    case PMIX_UINT:
+      return v.data.uint;
+    case PMIX_UINT8:
+      return v.data.uint8;
+    case PMIX_UINT16:
+      return v.data.uint16;
+    case PMIX_UINT32:
+      return v.data.uint32;
+    case PMIX_UINT64:
+      if (v.data.uint64 > static_cast<uint64_t>(LLONG_MAX)) return std::nullopt;
+      return static_cast<long long>(v.data.uint64);
+    default:
+      return std::nullopt;
+  }
 }
 
 inline int EffectiveTimeout(int timeout_ms) {
