@@ -60,7 +60,8 @@ inline std::optional<bool> InfoFlag(const pmix_info_t* info) {
 }
 
 // An integer directive of any integer type; nullopt when absent or not an
-// integer.
+// integer. (Not PMIx_Value_get_number: the components stay free of libpmix
+// symbols, so test/unit/ptl links them without it.)
 inline std::optional<long long> InfoInteger(const pmix_info_t* info) {
   if (info == nullptr) return std::nullopt;
   const pmix_value_t& v = info->value;
