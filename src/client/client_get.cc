@@ -134,14 +134,7 @@ bool AskServerOnMiss(const Client& c, const GetOp& op, Status miss) {
 void StoreReply(Client& c, const GetOp& op, std::optional<std::pair<int, wire::Infos>>& job,
                 const std::vector<wire::ProcData>& records) {
   std::unique_lock<std::shared_mutex> lock(c.cache_mu);
-  if (job) {
-    auto ingested = jobinfo::Ingest(c.cache, op.target.nspace, job->first, job->second.view(),
-                                    jobinfo::Context{c.hostname});
-    if (!ingested.ok())
-      output::Error("client", "job info of %s: not usable (%d)", op.target.nspace,
-                    ingested.status().code());
-    c.fetched_jobs.insert(op.target.nspace);
-  }
+  if (job) IngestForeignJob(c, op.target.nspace, job->first, job->second.view());
   for (const auto& rec : records) {
     bool own = OwnNspace(c, rec.proc);
     if (own && (rec.proc.rank == c.myproc.rank || rec.proc.rank == PMIX_RANK_WILDCARD)) continue;
@@ -251,6 +244,16 @@ std::optional<gds::ValuePtr> TryCallerThread(const GetOp& op) {
 }
 
 }  // namespace
+
+void IngestForeignJob(Client& c, const std::string& nspace, int nlocalprocs,
+                      std::span<const pmix_info_t> info) {
+  auto ingested = jobinfo::Ingest(c.cache, nspace, nlocalprocs, info, jobinfo::Context{c.hostname});
+  if (!ingested.ok())
+    output::Error("client", "job info of %s: not usable (%d)", nspace.c_str(),
+                  ingested.status().code());
+  c.fetched_jobs.insert(nspace);
+}
+
 }  // namespace pmix::client
 
 using pmix::Status;

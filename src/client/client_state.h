@@ -13,8 +13,9 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <shared_mutex>
 #include <set>
+#include <shared_mutex>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +62,10 @@ struct Client {
   // Puts/stores posted but not yet in the cache: while non-zero a reader
   // on another thread could see an older value, so it takes the slow path.
   std::atomic<int> writes_in_flight{0};
+
+  // The proc sets this process connected (PMIx_Connect, canonical keys of
+  // server_fence.h), for PMIx_Disconnect's check (client_connect.cc).
+  std::set<std::string, std::less<>> connected_sets;
 };
 
 // Any thread while initialised (for the Get fast path): the client, or
@@ -86,6 +91,11 @@ void HandleEvent(Client& client, ptl::Frame&& frame);  // client_events.cc
 void EventsOnServerLost(Client& client);               // client_events.cc
 // PMIx_Finalize: drop pending state before the connection closes.
 void PutShutdown(Client& client);                      // client_put.cc
+// Another namespace's job info as its server sent it (the host's
+// registration) into the cache; marks the namespace fetched. The caller
+// holds cache_mu exclusively (client_get.cc).
+void IngestForeignJob(Client& client, const std::string& nspace, int nlocalprocs,
+                      std::span<const pmix_info_t> info);
 
 }  // namespace pmix::client
 

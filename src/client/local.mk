@@ -26,3 +26,28 @@ EXTRA_DIST += test/integration/get.sh
 # PMIx_Job_control(_nb) (h7).
 src_libpmix_core_la_SOURCES += src/client/client_job_control.cc \
 	src/client/client_request.cc src/client/client_request.h
+# PMIx_Publish / Lookup / Unpublish (h1).
+src_libpmix_core_la_SOURCES += src/client/client_publish.cc
+# PMIx_Connect/Disconnect and PMIx_Spawn (h2).
+src_libpmix_core_la_SOURCES += src/client/client_connect.cc src/client/client_spawn.cc
+# PMIx_Allocation_request(_nb), PMIx_Process_monitor(_nb) (h5).
+src_libpmix_core_la_SOURCES += src/client/client_alloc.cc src/client/client_monitor.cc
+# PMIx_Query_info(_nb), PMIx_Resolve_peers/nodes, PMIx_Log(_nb) (h4).
+src_libpmix_core_la_SOURCES += \
+	src/client/client_query.cc src/client/client_log.cc \
+	src/client/client_resolve.cc src/client/resolve_data.cc src/client/resolve_data.h
+if HAVE_GTEST
+check_PROGRAMS += test/unit/client/resolve_data_tests
+TESTS += test/unit/client/resolve_data_tests
+test_unit_client_resolve_data_tests_SOURCES = test/unit/client/resolve_data_test.cc
+test_unit_client_resolve_data_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
+test_unit_client_resolve_data_tests_LDFLAGS = -pthread
+endif
+# Connect/disconnect/spawn against the test host (h2).
+check_PROGRAMS += test/host/clients/client_connect
+test_host_clients_client_connect_SOURCES = test/host/clients/client_connect.c test/host/clients/client_util.h
+test_host_clients_client_connect_CFLAGS = $(AM_CFLAGS) -pedantic
+test_host_clients_client_connect_LDADD = src/libpmix.la
+test_host_clients_client_connect_LDFLAGS = -no-install -pthread
+TESTS += test/integration/connect.sh
+EXTRA_DIST += test/integration/connect.sh

@@ -8,16 +8,6 @@
 // Parameters are unused by design in these placeholders.
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t directive, pmix_info_t *info, size_t ninfo, pmix_info_t **results, size_t *nresults) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t directive, pmix_info_t *info, size_t ninfo, pmix_info_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
 // not yet assigned (hwloc/fabric area)
 extern "C" pmix_status_t PMIx_Compute_distances(pmix_topology_t *topo, pmix_cpuset_t *cpuset, pmix_info_t info[], size_t ninfo, pmix_device_distance_t *distances[], size_t *ndist) {
   return PMIX_ERR_NOT_SUPPORTED;
@@ -25,26 +15,6 @@ extern "C" pmix_status_t PMIx_Compute_distances(pmix_topology_t *topo, pmix_cpus
 
 // not yet assigned (hwloc/fabric area)
 extern "C" pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t *topo, pmix_cpuset_t *cpuset, pmix_info_t info[], size_t ninfo, pmix_device_dist_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Connect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Connect_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Disconnect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
@@ -158,103 +128,8 @@ extern "C" pmix_status_t PMIx_Load_topology(pmix_topology_t *topo) {
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Log(const pmix_info_t data[], size_t ndata, const pmix_info_t directives[], size_t ndirs) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Log_nb(const pmix_info_t data[], size_t ndata, const pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Lookup(pmix_pdata_t data[], size_t ndata, const pmix_info_t info[], size_t ninfo) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Lookup_nb(char **keys, const pmix_info_t info[], size_t ninfo, pmix_lookup_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
 // not yet assigned (hwloc/fabric area)
 extern "C" pmix_status_t PMIx_Parse_cpuset_string(const char *cpuset_string, pmix_cpuset_t *cpuset) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Process_monitor(const pmix_info_t *monitor, pmix_status_t error, const pmix_info_t directives[], size_t ndirs, pmix_info_t **results, size_t *nresults) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor, pmix_status_t error, const pmix_info_t directives[], size_t ndirs, pmix_info_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Publish(const pmix_info_t info[], size_t ninfo) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Publish_nb(const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Query_info(pmix_query_t queries[], size_t nqueries, pmix_info_t **results, size_t *nresults) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Query_info_nb(pmix_query_t queries[], size_t nqueries, pmix_info_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Register_attributes(char *function, char *attrs[]) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Resolve_nodes(const pmix_nspace_t nspace, char **nodelist) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Resolve_peers(const char *nodename, const pmix_nspace_t nspace, pmix_proc_t **procs, size_t *nprocs) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Spawn(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[], size_t napps, pmix_nspace_t nspace) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Spawn_nb(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Unpublish(char **keys, const pmix_info_t info[], size_t ninfo) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_Unpublish_nb(char **keys, const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source, pmix_iof_channel_t channel, const pmix_byte_object_t *bo, const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_server_collect_inventory(pmix_info_t directives[], size_t ndirs, pmix_info_cbfunc_t cbfunc, void *cbdata) {
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
@@ -268,11 +143,6 @@ extern "C" pmix_status_t PMIx_server_delete_process_set(char *pset_name) {
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_server_deliver_inventory(pmix_info_t info[], size_t ninfo, pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
 // not yet assigned (hwloc/fabric area)
 extern "C" pmix_status_t PMIx_server_generate_cpuset_string(const pmix_cpuset_t *cpuset, char **cpuset_string) {
   return PMIX_ERR_NOT_SUPPORTED;
@@ -280,16 +150,6 @@ extern "C" pmix_status_t PMIx_server_generate_cpuset_string(const pmix_cpuset_t 
 
 // not yet assigned (hwloc/fabric area)
 extern "C" pmix_status_t PMIx_server_generate_locality_string(const pmix_cpuset_t *cpuset, char **locality) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_server_setup_application(const pmix_nspace_t nspace, pmix_info_t info[], size_t ninfo, pmix_setup_application_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// issue 5 or later (whatever the hosts need first)
-extern "C" pmix_status_t PMIx_server_setup_local_support(const pmix_nspace_t nspace, pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
   return PMIX_ERR_NOT_SUPPORTED;
 }
 

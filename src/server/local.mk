@@ -39,3 +39,70 @@ test_unit_server_cleanup_tests_SOURCES = test/unit/server/cleanup_test.cc
 test_unit_server_cleanup_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
 test_unit_server_cleanup_tests_LDFLAGS = -pthread
 endif
+# Publish / lookup / unpublish: the host's datastore upcalls (h1).
+src_libpmix_core_la_SOURCES += src/server/server_publish.cc src/server/server_publish.h
+# Connect/disconnect collectives and spawn: the host's upcalls (h2).
+src_libpmix_core_la_SOURCES += \
+	src/server/server_connect.cc src/server/server_connect.h \
+	src/server/server_spawn.cc src/server/server_spawn.h
+if HAVE_GTEST
+check_PROGRAMS += test/unit/server/connect_spawn_tests
+TESTS += test/unit/server/connect_spawn_tests
+test_unit_server_connect_spawn_tests_SOURCES = test/unit/server/connect_spawn_test.cc
+test_unit_server_connect_spawn_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
+test_unit_server_connect_spawn_tests_LDFLAGS = -pthread
+endif
+# Application setup, inventory, IOF delivery, attribute registration,
+# allocation and monitoring (h5).
+src_libpmix_core_la_SOURCES += \
+	src/server/envar_directives.cc src/server/envar_directives.h \
+	src/server/server_app_setup.cc src/server/server_app_setup.h \
+	src/server/server_inventory.cc src/server/server_inventory.h \
+	src/server/server_iof.cc src/server/server_iof.h \
+	src/server/server_attributes.cc src/server/server_attributes.h \
+	src/server/server_alloc.cc src/server/server_alloc.h
+if HAVE_GTEST
+check_PROGRAMS += test/unit/server/server_misc_tests
+TESTS += test/unit/server/server_misc_tests
+test_unit_server_server_misc_tests_SOURCES = \
+	test/unit/server/envar_directives_test.cc \
+	test/unit/server/iof_registry_test.cc \
+	test/unit/server/server_apis_test.cc
+test_unit_server_server_misc_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
+# The test runs a server in-process: its dlopen'd components (gds, ptl, ...)
+# resolve the PMIx_* API against the executable, so export it.
+test_unit_server_server_misc_tests_LDFLAGS = -pthread -Wl,--export-dynamic
+endif
+# Allocation and monitoring through the test host (client_alloc).
+check_PROGRAMS += test/host/clients/client_alloc
+test_host_clients_client_alloc_SOURCES = test/host/clients/client_alloc.c test/host/clients/client_util.h
+test_host_clients_client_alloc_CFLAGS = $(AM_CFLAGS) -pedantic
+test_host_clients_client_alloc_LDADD = src/libpmix.la
+test_host_clients_client_alloc_LDFLAGS = -no-install -pthread
+TESTS += test/integration/alloc_monitor.sh
+EXTRA_DIST += test/integration/alloc_monitor.sh
+# Query and log on the server (h4).
+src_libpmix_core_la_SOURCES += \
+	src/server/query_answers.cc src/server/query_answers.h \
+	src/server/server_query.cc src/server/server_query.h \
+	src/server/server_query_keys.cc src/server/server_query_keys.h \
+	src/server/server_log.cc src/server/server_log.h \
+	src/server/log_channels.cc src/server/log_channels.h
+if HAVE_GTEST
+check_PROGRAMS += test/unit/server/query_answers_tests test/unit/server/log_channels_tests
+TESTS += test/unit/server/query_answers_tests test/unit/server/log_channels_tests
+test_unit_server_query_answers_tests_SOURCES = test/unit/server/query_answers_test.cc
+test_unit_server_query_answers_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
+test_unit_server_query_answers_tests_LDFLAGS = -pthread
+test_unit_server_log_channels_tests_SOURCES = test/unit/server/log_channels_test.cc
+test_unit_server_log_channels_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
+test_unit_server_log_channels_tests_LDFLAGS = -pthread
+endif
+if HAVE_GTEST
+check_PROGRAMS += test/unit/server/publish_tests
+TESTS += test/unit/server/publish_tests
+test_unit_server_publish_tests_SOURCES = test/unit/server/publish_test.cc
+test_unit_server_publish_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
+# An in-process server: its dlopen'd components resolve the API against the executable.
+test_unit_server_publish_tests_LDFLAGS = -pthread -Wl,--export-dynamic
+endif

@@ -15,6 +15,8 @@
 #include "src/common/output.h"
 #include "src/runtime/context.h"
 #include "src/runtime/state.h"
+#include "src/server/server_connect.h"
+#include "src/server/server_app_setup.h"
 #include "src/server/server_internal.h"
 #include "src/server/server_job_control.h"
 #include "src/wire/protocol.h"
@@ -113,6 +115,8 @@ void ShutDown(Server& s) {
   GetShutdown(s);
   EventsShutdown(s);
   JobControlShutdown(s);
+  ConnectShutdown(s);
+  AppSetupShutdown();
   auto peers = s.peers;
   for (const auto& peer : peers) {
     peer->finalized = true;  // no client_finalized upcall during shutdown

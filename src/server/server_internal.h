@@ -25,6 +25,12 @@ void OnHello(Server& server, const std::shared_ptr<wire::Connection>& conn, ptl:
 void PublishForkEnv(const Server& server);
 void RetractForkEnv();
 
+// Runs fn on the progress thread with the server; cbfunc gets its status
+// there, after the caller's API call returned. Blocking (returns fn's
+// status; PMIX_ERR_WOULD_BLOCK on the progress thread) when cbfunc is
+// NULL. PMIX_ERR_INIT before PMIx_server_init.
+pmix_status_t RunOp(std::function<Status(Server&)> fn, pmix_op_cbfunc_t cbfunc, void* cbdata);
+
 // A reply body that is only a status.
 wire::Bytes StatusBody(const pmix_bfrops_module_t* codec, pmix_status_t status);
 

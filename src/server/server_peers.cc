@@ -11,8 +11,14 @@
 #include "pmix.h"
 #include "src/common/output.h"
 #include "src/event/roles.h"
+#include "src/server/server_alloc.h"
+#include "src/server/server_connect.h"
 #include "src/server/server_internal.h"
 #include "src/server/server_job_control.h"
+#include "src/server/server_log.h"
+#include "src/server/server_publish.h"
+#include "src/server/server_query.h"
+#include "src/server/server_spawn.h"
 #include "src/wire/protocol.h"
 
 namespace pmix::server {
@@ -247,6 +253,16 @@ void Dispatch(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
     case wire::Msg::kGetCredential: return HandleGetCredential(s, peer, std::move(frame));
     case wire::Msg::kValidateCredential: return HandleValidateCredential(s, peer, std::move(frame));
     case wire::Msg::kJobControl: return HandleJobControl(s, peer, std::move(frame));
+    case wire::Msg::kAllocate: return HandleAllocate(s, peer, std::move(frame));
+    case wire::Msg::kMonitor: return HandleMonitor(s, peer, std::move(frame));
+    case wire::Msg::kPublish: return HandlePublish(s, peer, std::move(frame));
+    case wire::Msg::kLookup: return HandleLookup(s, peer, std::move(frame));
+    case wire::Msg::kUnpublish: return HandleUnpublish(s, peer, std::move(frame));
+    case wire::Msg::kSpawn: return HandleSpawn(s, peer, std::move(frame));
+    case wire::Msg::kConnect: return HandleConnect(s, peer, std::move(frame));
+    case wire::Msg::kDisconnect: return HandleDisconnect(s, peer, std::move(frame));
+    case wire::Msg::kQuery: return HandleQuery(s, peer, std::move(frame));
+    case wire::Msg::kLog: return HandleLog(s, peer, std::move(frame));
     default:
       peer->conn->Reply(frame, StatusBody(peer->conn->codec(), PMIX_ERR_NOT_SUPPORTED)).ok();
   }
@@ -266,6 +282,7 @@ void PeerLost(Server& s, const PeerPtr& peer) {
   // not reaches the host as an event (server_events.cc).
   EventsOnPeerLost(s, peer);
   JobControlOnPeerLost(s, peer);
+  ConnectOnPeerLost(s, peer);
 }
 
 }  // namespace

@@ -13,6 +13,8 @@
 #include "src/common/api_guard.h"
 #include "src/common/info_lookup.h"
 #include "src/runtime/context.h"
+#include "src/server/server_connect.h"
+#include "src/server/server_app_setup.h"
 #include "src/server/server_internal.h"
 #include "src/server/server_job_control.h"
 
@@ -88,6 +90,7 @@ Status DeregisterResources(Server& s, std::span<const pmix_info_t> info) {
 }
 
 void DeregisterNamespace(Server& s, const std::string& name) {
+  AppSetupOnNamespaceGone(name);  // also for a namespace that was never registered
   Namespace* ns = s.FindNamespace(name);
   if (ns == nullptr) return;
   for (auto& [rank, record] : ns->clients) {
@@ -99,6 +102,7 @@ void DeregisterNamespace(Server& s, const std::string& name) {
   FenceOnNamespaceGone(s, name);
   GetOnNamespaceGone(s, name);
   JobControlOnNamespaceGone(s, name);
+  ConnectOnNamespaceGone(s, name);
   pmix_proc_t all;
   PMIx_Load_procid(&all, name.c_str(), PMIX_RANK_WILDCARD);
   s.store.Remove(all).ok();
@@ -113,8 +117,9 @@ void Complete(pmix_op_cbfunc_t cbfunc, void* cbdata, Status status) {
     cbfunc(status.code(), cbdata);
 }
 
-// Runs fn on the progress thread with the server; cbfunc gets its status.
-// Blocking (returns fn's status) when cbfunc is NULL.
+}  // namespace
+
+// Runs fn on the progress thread with the server (server_internal.h).
 pmix_status_t RunOp(std::function<Status(Server&)> fn, pmix_op_cbfunc_t cbfunc, void* cbdata) {
   if (!ServerInitialized()) return PMIX_ERR_INIT;
   if (cbfunc == nullptr) {
@@ -131,8 +136,6 @@ pmix_status_t RunOp(std::function<Status(Server&)> fn, pmix_op_cbfunc_t cbfunc, 
   });
   return posted.code();
 }
-
-}  // namespace
 
 struct ForkEnv {
   std::vector<std::pair<std::string, std::string>> vars;
@@ -295,6 +298,7 @@ extern "C" pmix_status_t PMIx_server_setup_fork(const pmix_proc_t* proc, char***
       if (rc != PMIX_SUCCESS) break;
       rc = PMIx_Setenv(name.c_str(), value.c_str(), true, env);
     }
+    if (rc == PMIX_SUCCESS) rc = server::ApplyLocalSupportEnv(nspace, env).code();
     return rc;
   });
 }

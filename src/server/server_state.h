@@ -26,6 +26,7 @@
 #include "pmix_server.h"
 #include "src/jobinfo/jobinfo.h"
 #include "src/runtime/progress.h"
+#include "src/server/server_iof.h"
 #include "src/wire/connection.h"
 
 namespace pmix::server {
@@ -89,6 +90,14 @@ struct Server {
   std::map<std::shared_ptr<wire::Connection>, std::unique_ptr<runtime::ProgressEngine::Timer>>
       greeting;
   std::set<PeerPtr> admitting;    // hello accepted, waiting for the host's client_connected
+  // PMIx_Register_attributes: the attribute names the host supports, per
+  // module function (server_attributes.h).
+  std::map<std::string, std::vector<std::string>, std::less<>> host_attributes;
+  // PMIx_server_deliver_inventory: the inventory delivered per node, by
+  // its PMIX_HOSTNAME (server_inventory.h).
+  std::map<std::string, wire::Infos, std::less<>> inventory;
+  // Who gets forwarded output (PMIx_server_IOF_deliver, server_iof.h).
+  IofRegistry iof;
 
   Namespace* FindNamespace(std::string_view nspace);
   // The connected peer for proc, or nullptr.

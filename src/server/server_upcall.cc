@@ -1,6 +1,7 @@
 // Host upcalls and peer replies (server_upcall.h).
 #include "src/server/server_upcall.h"
 
+#include <cstring>
 #include <utility>
 
 #include "src/common/info_lookup.h"
@@ -53,6 +54,72 @@ void CallHostForStatus(const std::function<pmix_status_t(pmix_op_cbfunc_t, void*
   if (rc == PMIX_SUCCESS) return;
   std::unique_ptr<StatusCtx> owned(ctx);
   owned->done(Immediate(rc));
+}
+
+namespace {
+
+struct LookupCtx {
+  LookupDone done;
+};
+
+// The host's pdata are only valid during this call: copy them (a shallow
+// view of each key and value, deep-copied by Append).
+Status CopyFound(const pmix_pdata_t* data, size_t ndata, LookupFound* found) {
+  for (size_t i = 0; i < ndata && data != nullptr; ++i) {
+    pmix_info_t view;
+    PMIx_Info_construct(&view);
+    PMIx_Load_key(view.key, data[i].key);
+    view.value = data[i].value;
+    PMIX_RETURN_IF_ERROR(found->data.Append(view));
+    found->publishers.push_back(data[i].proc);
+  }
+  return Status();
+}
+
+void LookupArrived(pmix_status_t status, pmix_pdata_t data[], size_t ndata, void* cbdata) {
+  std::shared_ptr<LookupCtx> ctx(static_cast<LookupCtx*>(cbdata));
+  auto found = std::make_shared<LookupFound>();
+  Status copied = CopyFound(data, ndata, found.get());
+  if (!copied.ok()) {
+    if (status == PMIX_SUCCESS) status = copied.code();
+    *found = LookupFound();
+  }
+  PostToServer([ctx, status, found](Server&) { ctx->done(status, std::move(*found)); });
+}
+
+}  // namespace
+
+void CallHostForLookup(const std::function<pmix_status_t(pmix_lookup_cbfunc_t, void*)>& call,
+                       LookupDone done) {
+  auto* ctx = new LookupCtx{std::move(done)};
+  pmix_status_t rc = call(LookupArrived, ctx);
+  if (rc == PMIX_SUCCESS) return;
+  std::unique_ptr<LookupCtx> owned(ctx);
+  owned->done(Immediate(rc), LookupFound());
+}
+
+namespace {
+
+struct SpawnCtx {
+  SpawnResultDone done;
+};
+
+// pmix_spawn_cbfunc_t: any thread; nspace (may be NULL) is the host's.
+void SpawnArrived(pmix_status_t status, char* nspace, void* cbdata) {
+  std::shared_ptr<SpawnCtx> ctx(static_cast<SpawnCtx*>(cbdata));
+  std::string name = nspace != nullptr ? std::string(nspace, ::strnlen(nspace, PMIX_MAX_NSLEN)) : "";
+  PostToServer([ctx, status, name](Server&) { ctx->done(status, name); });
+}
+
+}  // namespace
+
+void CallHostForSpawn(const std::function<pmix_status_t(pmix_spawn_cbfunc_t, void*)>& call,
+                      SpawnResultDone done) {
+  auto* ctx = new SpawnCtx{std::move(done)};
+  pmix_status_t rc = call(SpawnArrived, ctx);
+  if (rc == PMIX_SUCCESS) return;
+  std::unique_ptr<SpawnCtx> owned(ctx);
+  owned->done(Immediate(rc), std::string());
 }
 
 void ReplyStatusInfos(const std::weak_ptr<Peer>& weak, const ptl::Frame& request,

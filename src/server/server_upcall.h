@@ -19,6 +19,8 @@
 
 #include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "pmix_server.h"
 #include "src/server/server_state.h"
@@ -33,6 +35,25 @@ void CallHostForInfos(const std::function<pmix_status_t(pmix_info_cbfunc_t, void
                       InfosDone done);
 void CallHostForStatus(const std::function<pmix_status_t(pmix_op_cbfunc_t, void*)>& call,
                        StatusDone done);
+
+// CallHostForLookup: the same for a pmix_lookup_cbfunc_t completion (the
+// host's publish/lookup datastore). `done` gets what the host found, copied
+// before its callback returns: found.data[i] (key and value) was published
+// by found.publishers[i].
+struct LookupFound {
+  wire::Infos data;
+  std::vector<pmix_proc_t> publishers;
+};
+using LookupDone = std::function<void(pmix_status_t, LookupFound&&)>;
+void CallHostForLookup(const std::function<pmix_status_t(pmix_lookup_cbfunc_t, void*)>& call,
+                       LookupDone done);
+
+// CallHostForSpawn: the same for a pmix_spawn_cbfunc_t completion (the
+// host's spawn). `done` gets the status and the namespace the host named
+// ("" when it named none, e.g. with PMIX_OPERATION_SUCCEEDED).
+using SpawnResultDone = std::function<void(pmix_status_t, std::string)>;
+void CallHostForSpawn(const std::function<pmix_status_t(pmix_spawn_cbfunc_t, void*)>& call,
+                      SpawnResultDone done);
 
 void ReplyStatusInfos(const std::weak_ptr<Peer>& peer, const ptl::Frame& request,
                       pmix_status_t status, const wire::Infos& infos);

@@ -33,5 +33,20 @@ src_tools_pmixrun_pmixrun_SOURCES = \
 	src/tools/pmixrun/pmixrun.cc \
 	src/tools/pmixrun/runner.cc src/tools/pmixrun/runner.h \
 	src/tools/pmixrun/wakeup.cc src/tools/pmixrun/wakeup.h
+# Publish/lookup datastore (h1).
+src_tools_pmixrun_pmixrun_SOURCES += \
+	src/tools/pmixrun/host_pubsub.cc src/tools/pmixrun/host_pubsub.h \
+	src/tools/pmixrun/pubsub_store.cc src/tools/pmixrun/pubsub_store.h
+# Spawn, connect, disconnect: several jobs (h3).
+src_tools_pmixrun_pmixrun_SOURCES += \
+	src/tools/pmixrun/host_spawn.cc src/tools/pmixrun/host_spawn.h \
+	src/tools/pmixrun/job_events.cc src/tools/pmixrun/job_events.h \
+	src/tools/pmixrun/jobs.cc src/tools/pmixrun/jobs.h \
+	src/tools/pmixrun/launch.cc src/tools/pmixrun/launch.h \
+	src/tools/pmixrun/spawn_request.cc src/tools/pmixrun/spawn_request.h \
+	src/tools/pmixrun/spawner.cc src/tools/pmixrun/spawner.h
+# Query and log upcalls (h4).
+src_tools_pmixrun_pmixrun_SOURCES += \
+	src/tools/pmixrun/host_query.cc src/tools/pmixrun/host_query.h
 src_tools_pmixrun_pmixrun_LDADD = src/libpmix.la
 src_tools_pmixrun_pmixrun_LDFLAGS = -pthread

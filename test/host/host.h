@@ -37,6 +37,8 @@ typedef struct {
     int bad_cred_rank;     /* -1: none; else expected to be refused (it presents a bad credential) */
     int tcp;
     int connected1_only;   /* set only the v1 client_connected upcall */
+    int extra_nspace;      /* register a second namespace <nspace>-x (2 procs, none here) */
+    const char *without_upcalls; /* --without-upcalls: optional upcalls left NULL (allocate,monitor) */
     int verbose;
     char **client_argv;    /* points into argv */
     /* Internal, set when this process is the peer (second node). */
@@ -65,6 +67,9 @@ typedef struct {
     int status[HOST_MAX_PROCS];
     int finalized_rank[HOST_MAX_PROCS];
     volatile int kill_job;  /* set by the abort upcall */
+    int connects;           /* connect / disconnect / spawn upcalls */
+    int disconnects;
+    int spawns;
 } HostState;
 
 extern HostOptions host_opts;
@@ -94,6 +99,9 @@ int HostWaitClients(void);
 void HostKillAll(void);
 /* PMIx_server_deregister_nspace; -1 when its callback did not come. */
 int HostDeregisterJob(void);
+/* --extra-nspace: registers / deregisters <nspace>-x (job info only). */
+int HostRegisterExtraJob(void);
+void HostDeregisterExtraJob(void);
 
 /* The second node (host_peer.c). HostPeerStart forks the peer host (same
  * binary, --peer-fd) and starts the reader thread; the module functions

@@ -323,3 +323,34 @@ int HostDeregisterJob(void) {
     HostLog("PMIx_server_deregister_nspace: callback not called within 5 s");
     return -1;
 }
+
+/* --extra-nspace: a second job of 2 procs, none on this node -- a
+ * namespace clients can connect to (the connect upcall succeeds) and whose
+ * job info they may read afterwards. */
+static void ExtraNspace(char *out, size_t len) {
+    snprintf(out, len, "%.200s-x", host_opts.nspace);
+}
+
+int HostRegisterExtraJob(void) {
+    char name[PMIX_MAX_NSLEN + 1];
+    ExtraNspace(name, sizeof name);
+    uint32_t size = 2;
+    pmix_info_t info[3];
+    PMIX_INFO_LOAD(&info[0], PMIX_JOBID, name, PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    PMIX_INFO_LOAD(&info[2], "test.extra.str", "extra-job-string", PMIX_STRING);
+    OpWait w = {0, PMIX_SUCCESS};
+    pmix_status_t rc = PMIx_server_register_nspace(name, 0, info, 3, OpDone, &w);
+    rc = Complete(rc, &w, "PMIx_server_register_nspace(extra)");
+    for (int i = 0; i < 3; ++i) PMIX_INFO_DESTRUCT(&info[i]);
+    if (rc != PMIX_SUCCESS) HostLog("registering %s: %s", name, PMIx_Error_string(rc));
+    return rc == PMIX_SUCCESS ? 0 : -1;
+}
+
+void HostDeregisterExtraJob(void) {
+    char name[PMIX_MAX_NSLEN + 1];
+    ExtraNspace(name, sizeof name);
+    OpWait w = {0, PMIX_SUCCESS};
+    PMIx_server_deregister_nspace(name, OpDone, &w);
+    if (HostWaitFlag(&w.done, 5000) != 0) HostLog("deregistering %s: no callback within 5 s", name);
+}

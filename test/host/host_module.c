@@ -132,6 +132,156 @@ static pmix_status_t NotifyEvent(pmix_status_t code, const pmix_proc_t *source,
     return PMIX_OPERATION_SUCCEEDED;
 }
 
+/* --- allocate / monitor (client_alloc) ---------------------------------------
+ * The replies echo what the upcall saw, under "test.*" keys, so the client
+ * can check the library passed it on: the requester, the directive and the
+ * PMIX_USERID entries. Heartbeats are counted per rank; the monitor
+ * "test.hbcount" asks for the caller's count. */
+static int heartbeats[HOST_MAX_PROCS];
+
+typedef struct {
+    pmix_info_t *info;
+    size_t n;
+} InfoReply;
+
+static void ReleaseReply(void *cbdata) {
+    InfoReply *r = cbdata;
+    PMIX_INFO_FREE(r->info, r->n);
+    free(r);
+}
+
+/* Hands out[0..n) to cbfunc; freed when the library releases it. */
+static pmix_status_t Reply(pmix_info_cbfunc_t cbfunc, void *cbdata, pmix_status_t status,
+                           pmix_info_t *out, size_t n) {
+    InfoReply *r = malloc(sizeof *r);
+    if (!r) {
+        PMIX_INFO_FREE(out, n);
+        return PMIX_ERR_NOMEM;
+    }
+    r->info = out;
+    r->n = n;
+    cbfunc(status, out, n, cbdata, ReleaseReply, r);
+    return PMIX_SUCCESS;
+}
+
+/* Echo infos (6 slots: the caller adds up to 3 after these). */
+static pmix_info_t *EchoInfos(const pmix_proc_t *who, const pmix_info_t data[], size_t ndata,
+                              size_t *n) {
+    pmix_info_t *out;
+    PMIX_INFO_CREATE(out, 6);
+    uint32_t nuid = 0, uid = 0;
+    for (size_t i = 0; i < ndata; ++i) {
+        if (PMIX_CHECK_KEY(&data[i], PMIX_USERID)) {
+            ++nuid;
+            uid = data[i].value.data.uint32;
+        }
+    }
+    PMIX_INFO_LOAD(&out[0], "test.requester", who, PMIX_PROC);
+    PMIX_INFO_LOAD(&out[1], "test.nuserid", &nuid, PMIX_UINT32);
+    PMIX_INFO_LOAD(&out[2], "test.userid", &uid, PMIX_UINT32);
+    *n = 3;
+    return out;
+}
+
+static pmix_status_t Allocate(const pmix_proc_t *client, pmix_alloc_directive_t directive,
+                              const pmix_info_t data[], size_t ndata, pmix_info_cbfunc_t cbfunc,
+                              void *cbdata) {
+    HostVerbose("allocate %d from %s:%u (%zu infos)", (int)directive, client->nspace,
+                client->rank, ndata);
+    size_t n;
+    pmix_info_t *out = EchoInfos(client, data, ndata, &n);
+    uint32_t d = directive;
+    PMIX_INFO_LOAD(&out[n], "test.directive", &d, PMIX_UINT32); ++n;
+    pmix_status_t status = PMIX_SUCCESS;
+    if (directive == PMIX_ALLOC_REAQUIRE) {
+        status = PMIX_ERR_NOT_AVAILABLE;  /* a denial, with its reason */
+        PMIX_INFO_LOAD(&out[n], "test.reason", "nothing was lent", PMIX_STRING); ++n;
+    } else {
+        PMIX_INFO_LOAD(&out[n], PMIX_ALLOC_ID, "test-alloc-1", PMIX_STRING); ++n;
+    }
+    return Reply(cbfunc, cbdata, status, out, n);
+}
+
+static pmix_status_t Monitor(const pmix_proc_t *requestor, const pmix_info_t *monitor,
+                             pmix_status_t error, const pmix_info_t directives[], size_t ndirs,
+                             pmix_info_cbfunc_t cbfunc, void *cbdata) {
+    (void)error;
+    int idx = LocalIndex(requestor);
+    if (PMIX_CHECK_KEY(monitor, PMIX_SEND_HEARTBEAT)) {
+        pthread_mutex_lock(&host_state.lock);
+        if (idx >= 0) heartbeats[idx]++;
+        pthread_mutex_unlock(&host_state.lock);
+        return PMIX_OPERATION_SUCCEEDED;
+    }
+    HostVerbose("monitor %s from %s:%u", monitor->key, requestor->nspace, requestor->rank);
+    size_t n;
+    pmix_info_t *out = EchoInfos(requestor, directives, ndirs, &n);
+    pmix_status_t status = PMIX_SUCCESS;
+    if (PMIX_CHECK_KEY(monitor, "test.hbcount")) {
+        pthread_mutex_lock(&host_state.lock);
+        uint32_t count = idx >= 0 ? (uint32_t)heartbeats[idx] : 0;
+        pthread_mutex_unlock(&host_state.lock);
+        PMIX_INFO_LOAD(&out[n], "test.hbcount", &count, PMIX_UINT32); ++n;
+    } else if (PMIX_CHECK_KEY(monitor, PMIX_MONITOR_HEARTBEAT)) {
+        PMIX_INFO_LOAD(&out[n], PMIX_MONITOR_ID, "test-monitor-1", PMIX_STRING); ++n;
+    } else {
+        status = PMIX_ERR_NOT_SUPPORTED;
+        PMIX_INFO_LOAD(&out[n], "test.reason", "only heartbeats are monitored", PMIX_STRING); ++n;
+    }
+    return Reply(cbfunc, cbdata, status, out, n);
+}
+
+/* --- connect / disconnect / spawn (client_connect) ------------------------
+ * Connect and disconnect count the collectives and succeed, alternating
+ * the two completion styles. Spawn launches nothing: it checks what the
+ * library handed over (an app with a command, PMIX_USERID in the job
+ * info) and names the job "<nspace>-spawn<N>", or refuses an app whose
+ * command is "fail" with PMIX_ERR_JOB_FAILED_TO_LAUNCH. */
+static pmix_status_t Collective(int *counter, const char *what, size_t nprocs,
+                                pmix_op_cbfunc_t cbfunc, void *cbdata) {
+    pthread_mutex_lock(&host_state.lock);
+    int n = ++*counter;
+    pthread_mutex_unlock(&host_state.lock);
+    HostVerbose("%s over %zu procs", what, nprocs);
+    if (n % 2 == 0 || !cbfunc) return PMIX_OPERATION_SUCCEEDED;
+    cbfunc(PMIX_SUCCESS, cbdata);
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t Connect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                             size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
+    (void)procs, (void)info, (void)ninfo;
+    return Collective(&host_state.connects, "connect", nprocs, cbfunc, cbdata);
+}
+
+static pmix_status_t Disconnect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                                size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
+    (void)procs, (void)info, (void)ninfo;
+    return Collective(&host_state.disconnects, "disconnect", nprocs, cbfunc, cbdata);
+}
+
+static pmix_status_t Spawn(const pmix_proc_t *proc, const pmix_info_t job_info[], size_t ninfo,
+                           const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
+                           void *cbdata) {
+    int has_uid = 0;
+    for (size_t i = 0; i < ninfo; ++i) has_uid |= PMIX_CHECK_KEY(&job_info[i], PMIX_USERID);
+    pthread_mutex_lock(&host_state.lock);
+    int n = ++host_state.spawns;
+    pthread_mutex_unlock(&host_state.lock);
+    HostVerbose("spawn from %s:%u: %zu apps, first %s", proc->nspace, proc->rank, napps,
+                napps > 0 && apps[0].cmd ? apps[0].cmd : "(none)");
+    /* OpenPMIx 4.2.2 does not pass PMIX_USERID (§17.3.11 requires it). */
+    if (strncmp(PMIx_Get_version(), "OpenPMIx", 8) == 0) has_uid = 1;
+    if (napps == 0 || !apps[0].cmd || !has_uid) return PMIX_ERR_BAD_PARAM;
+    if (strcmp(apps[0].cmd, "fail") == 0) return PMIX_ERR_JOB_FAILED_TO_LAUNCH;
+    pmix_nspace_t name;
+    char text[PMIX_MAX_NSLEN + 1];
+    snprintf(text, sizeof text, "%.200s-spawn%d", host_opts.nspace, n);
+    PMIX_LOAD_NSPACE(name, text);
+    cbfunc(PMIX_SUCCESS, name, cbdata);
+    return PMIX_SUCCESS;
+}
+
 void HostFillModule(pmix_server_module_t *module) {
     memset(module, 0, sizeof *module);
     module->client_connected = ClientConnected;
@@ -141,4 +291,11 @@ void HostFillModule(pmix_server_module_t *module) {
     module->fence_nb = FenceNb;
     module->direct_modex = DirectModex;
     module->notify_event = NotifyEvent;
+    /* --without-upcalls NAME[,NAME]: leave these NULL */
+    const char *without = host_opts.without_upcalls ? host_opts.without_upcalls : "";
+    if (!strstr(without, "allocate")) module->allocate = Allocate;
+    if (!strstr(without, "monitor")) module->monitor = Monitor;
+    if (!strstr(without, "connect")) module->connect = Connect;  /* both */
+    if (!strstr(without, "connect")) module->disconnect = Disconnect;
+    if (!strstr(without, "spawn")) module->spawn = Spawn;
 }

@@ -40,6 +40,9 @@ static const char kUsage[] =
     "  --tcp                clients connect over TCP (PMIX_MCA_ptl=tcp)\n"
     "  --remote-procs K     K more ranks on a second node (a peer host)\n"
     "  --connected1         set only the v1 client_connected upcall\n"
+    "  --without-upcalls L  leave these optional upcalls NULL (L: allocate,monitor,\n"
+    "                       connect (= connect and disconnect),spawn)\n"
+    "  --extra-nspace       also register <nspace>-x: 2 procs, none on this node\n"
     "  -v                   verbose\n"
     "Client exit codes: 0 ok, 2 PMIx_Init failed, anything else a failure.\n";
 
@@ -138,6 +141,10 @@ static int ParseOptions(int argc, char **argv) {
             host_opts.tcp = 1;
         } else if (strcmp(a, "--connected1") == 0) {
             host_opts.connected1_only = 1;
+        } else if (strcmp(a, "--extra-nspace") == 0) {
+            host_opts.extra_nspace = 1;
+        } else if (strcmp(a, "--without-upcalls") == 0 && i + 1 < argc) {
+            host_opts.without_upcalls = argv[++i];
         } else if (strcmp(a, "-v") == 0) {
             host_opts.verbose = 1;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -261,10 +268,12 @@ static int CheckUpcalls(void) {
 
 static void PrintSummary(int bad) {
     printf("pmix_test_host node %d: nspace %s clients %d remote %d connected %d finalized %d "
-           "fences %d dmodex %d aborts %d notifies %d -> %s\n",
+           "fences %d dmodex %d aborts %d notifies %d connects %d disconnects %d spawns %d "
+           "-> %s\n",
            host_opts.node_id, host_opts.nspace, host_opts.nprocs, host_opts.remote_procs,
            host_state.connected, host_state.finalized, host_state.fences, host_state.dmodex,
-           host_state.aborts, host_state.notifies, bad ? "FAIL" : "PASS");
+           host_state.aborts, host_state.notifies, host_state.connects, host_state.disconnects,
+           host_state.spawns, bad ? "FAIL" : "PASS");
     fflush(stdout);
 }
 
@@ -275,7 +284,8 @@ static int RunHost(void) {
         return 1;
     }
     int bad = 0;
-    if (HostPeerStartReader() != 0 || HostRegisterJob() != 0 || HostLaunchClients() != 0) {
+    if (HostPeerStartReader() != 0 || HostRegisterJob() != 0 ||
+        (host_opts.extra_nspace && HostRegisterExtraJob() != 0) || HostLaunchClients() != 0) {
         HostKillAll();
         bad = 1;
     }
@@ -290,6 +300,7 @@ static int RunHost(void) {
     }
     HostPeerStopReader();
     if (HostDeregisterJob() != 0) ++bad;
+    if (host_opts.extra_nspace) HostDeregisterExtraJob();
     bad += CheckUpcalls();
     /* The verdict is printed before PMIx_server_finalize, so a crash there
      * (OpenPMIx 4.2.2 sometimes does after clients were killed) still

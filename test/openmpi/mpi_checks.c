@@ -4,7 +4,8 @@
  * dlopens it through mca_pmix_ext3x), so the "lib" check finds it with
  * dlsym and /proc.
  *
- *   mpi_checks <case>     case: hello | barrier | allreduce | ring | lib
+ *   mpi_checks <case>     case: hello | barrier | allreduce | ring | lib | publish
+ *                         | spawn (its children run "spawn-child")
  *
  * Each rank prints one line "<case> <rank> of <size> ok[ detail]" on
  * success; on failure "<case> <rank> FAIL: why" and MPI_Abort(1).
@@ -20,6 +21,7 @@
 
 static int rank, size;
 static const char* which;
+static const char* program;  /* argv[0]: what spawn starts again */
 
 static void Fail(const char* why) {
   printf("%s %d FAIL: %s\n", which, rank, why);
@@ -118,6 +120,75 @@ static void Lib(void) {
   Ok(detail);
 }
 
+/* Rank 0 publishes a service name (ORTE's data server in mpirun holds it);
+ * after a barrier the others look it up; rank 0 unpublishes it and then
+ * nobody finds it. */
+static void Publish(void) {
+  const char* service = "pmixx-publish-check";
+  char port[MPI_MAX_PORT_NAME] = "port-of-rank-0", found[MPI_MAX_PORT_NAME] = "";
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  if (rank == 0 && MPI_Publish_name(service, MPI_INFO_NULL, port) != MPI_SUCCESS)
+    Fail("MPI_Publish_name failed");
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank != 0) {
+    if (MPI_Lookup_name(service, MPI_INFO_NULL, found) != MPI_SUCCESS) Fail("MPI_Lookup_name failed");
+    if (strcmp(found, port) != 0) Fail("MPI_Lookup_name found the wrong port");
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0 && MPI_Unpublish_name(service, MPI_INFO_NULL, port) != MPI_SUCCESS)
+    Fail("MPI_Unpublish_name failed");
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (MPI_Lookup_name(service, MPI_INFO_NULL, found) == MPI_SUCCESS)
+    Fail("MPI_Lookup_name found an unpublished name");
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  Ok("");
+}
+
+/* MPI_Comm_spawn of 2 children (PMIx_Spawn, then PMIx_Connect between the
+ * two jobs); the parents' root broadcasts a token over the
+ * intercommunicator, every child sends it back with its rank to parent
+ * rank 0, and both sides MPI_Comm_disconnect. */
+enum { kChildren = 2, kToken = 4242 };
+
+static void Spawn(void) {
+  MPI_Comm inter;
+  int errcodes[kChildren];
+  char* args[] = {"spawn-child", NULL};
+  if (MPI_Comm_spawn(program, args, kChildren, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
+                     errcodes) != MPI_SUCCESS)
+    Fail("MPI_Comm_spawn failed");
+  int remote = 0;
+  MPI_Comm_remote_size(inter, &remote);
+  if (remote != kChildren) Fail("the intercommunicator has the wrong remote size");
+  int token = kToken + size;
+  MPI_Bcast(&token, 1, MPI_INT, rank == 0 ? MPI_ROOT : MPI_PROC_NULL, inter);
+  if (rank == 0) {
+    int seen = 0;
+    for (int i = 0; i < kChildren; i++) {
+      int got[2] = {-1, -1};
+      MPI_Recv(got, 2, MPI_INT, MPI_ANY_SOURCE, 9, inter, MPI_STATUS_IGNORE);
+      if (got[1] != kToken + size || got[0] < 0 || got[0] >= kChildren) Fail("a child answered wrong");
+      seen |= 1 << got[0];
+    }
+    if (seen != (1 << kChildren) - 1) Fail("not every child answered");
+  }
+  MPI_Comm_disconnect(&inter);
+  Ok("");
+}
+
+static void SpawnChild(void) {
+  MPI_Comm parent;
+  MPI_Comm_get_parent(&parent);
+  if (parent == MPI_COMM_NULL) Fail("spawn-child has no parent");
+  int token = -1;
+  MPI_Bcast(&token, 1, MPI_INT, 0, parent);
+  if (token <= kToken) Fail("spawn-child got the wrong token");
+  int reply[2] = {rank, token};
+  MPI_Send(reply, 2, MPI_INT, 0, 9, parent);
+  MPI_Comm_disconnect(&parent);
+  Ok("");
+}
+
 int main(int argc, char** argv) {
   static const struct {
     const char* name;
@@ -126,11 +197,15 @@ int main(int argc, char** argv) {
                 {"barrier", Barrier},
                 {"allreduce", Allreduce},
                 {"ring", Ring},
-                {"lib", Lib}};
+                {"lib", Lib},
+                {"publish", Publish},
+                {"spawn", Spawn},
+                {"spawn-child", SpawnChild}};
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   which = argc > 1 ? argv[1] : "hello";
+  program = argv[0];
   size_t i;
   for (i = 0; i < sizeof kCases / sizeof kCases[0]; i++)
     if (strcmp(kCases[i].name, which) == 0) break;

@@ -2,7 +2,10 @@
 # Debian's Open MPI 4.1 (mpirun = the PMIx server, ranks = clients, both
 # through mca_pmix_ext3x -> libpmix.so.2) running on our library.
 #
-#   1. mpi_checks.c (built with mpicc): hello, barrier, allreduce, ring at
+#   1. mpi_checks.c (built with mpicc): hello, barrier, allreduce, ring,
+#      publish (MPI_Publish/Lookup/Unpublish_name, mpirun's data server),
+#      spawn (MPI_Comm_spawn of 2 children: ORTE's spawn and connect
+#      upcalls on our server, PMIx_Spawn/PMIx_Connect in the ranks) at
 #      -np 1, 2, 4, 8, and "lib": every rank and mpirun map our libpmix and
 #      PMIx_Get_version() says "pmixx".
 #   2. pmix_jobinfo (a PMIx-only client, built by make check or here):
@@ -116,7 +119,7 @@ check_ranks() {
 # --- 1. MPI programs on our library -------------------------------------------
 LIBPAT=" version=\"pmixx[^\"]*\" lib=$LIBDIR/libpmix\.so[.0-9]* mpirun_lib=$LIBDIR/libpmix\.so[.0-9]*$"
 for np in 1 2 4 8; do
-    for c in hello barrier allreduce ring lib; do
+    for c in hello barrier allreduce ring lib publish spawn; do
         out=$WORK/$c.$np.out
         run "$out" "${OURS[@]}" "${MPIRUN[@]}" -np "$np" "$WORK/mpi_checks" "$c"
         pattern=""

@@ -14,3 +14,49 @@ test_pmixrun_pmixrun_client_LDFLAGS = $(PMIXX_PMIXRUN_LINK)
 
 TESTS += test/pmixrun/run_pmixrun.sh
 EXTRA_DIST += test/pmixrun/run_pmixrun.sh
+
+# Publish/lookup through pmixrun's datastore (h1): the end-to-end client and
+# script, and the datastore's rules alone (gtest).
+check_PROGRAMS += test/pmixrun/pubsub_client
+test_pmixrun_pubsub_client_SOURCES = test/pmixrun/pubsub_client.c
+test_pmixrun_pubsub_client_CFLAGS = $(AM_CFLAGS) -pedantic
+test_pmixrun_pubsub_client_LDADD = src/libpmix.la
+test_pmixrun_pubsub_client_LDFLAGS = $(PMIXX_PMIXRUN_LINK)
+TESTS += test/pmixrun/pubsub.sh
+EXTRA_DIST += test/pmixrun/pubsub.sh
+if HAVE_GTEST
+check_PROGRAMS += test/unit/pmixrun/pubsub_store_tests
+TESTS += test/unit/pmixrun/pubsub_store_tests
+test_unit_pmixrun_pubsub_store_tests_SOURCES = test/unit/pmixrun/pubsub_store_test.cc \
+	src/tools/pmixrun/pubsub_store.cc src/tools/pmixrun/pubsub_store.h
+test_unit_pmixrun_pubsub_store_tests_LDADD = src/libpmix.la -lgtest -lgtest_main
+test_unit_pmixrun_pubsub_store_tests_LDFLAGS = -no-install -pthread
+endif
+# Query, resolve and log under pmixrun (h4).
+check_PROGRAMS += test/pmixrun/query_client
+test_pmixrun_query_client_SOURCES = test/pmixrun/query_client.c
+test_pmixrun_query_client_CFLAGS = $(AM_CFLAGS) -pedantic
+test_pmixrun_query_client_LDADD = src/libpmix.la
+test_pmixrun_query_client_LDFLAGS = $(PMIXX_PMIXRUN_LINK)
+TESTS += test/pmixrun/query.sh
+EXTRA_DIST += test/pmixrun/query.sh
+# Spawn, connect and disconnect under pmixrun (h3): the end-to-end client and
+# script, and the spawn request rules alone (gtest).
+check_PROGRAMS += test/pmixrun/spawn_client
+test_pmixrun_spawn_client_SOURCES = test/pmixrun/spawn_client.c
+test_pmixrun_spawn_client_CFLAGS = $(AM_CFLAGS) -pedantic
+test_pmixrun_spawn_client_LDADD = src/libpmix.la
+test_pmixrun_spawn_client_LDFLAGS = $(PMIXX_PMIXRUN_LINK)
+TESTS += test/pmixrun/spawn.sh
+EXTRA_DIST += test/pmixrun/spawn.sh
+if HAVE_GTEST
+check_PROGRAMS += test/unit/pmixrun/spawn_request_tests
+TESTS += test/unit/pmixrun/spawn_request_tests
+test_unit_pmixrun_spawn_request_tests_SOURCES = test/unit/pmixrun/spawn_request_test.cc \
+	src/tools/pmixrun/spawn_request.cc src/tools/pmixrun/spawn_request.h \
+	src/tools/pmixrun/children.cc src/tools/pmixrun/children.h \
+	src/tools/pmixrun/job_info.cc src/tools/pmixrun/job_info.h \
+	src/tools/pmixrun/jobs.cc src/tools/pmixrun/jobs.h
+test_unit_pmixrun_spawn_request_tests_LDADD = src/libpmix.la -lgtest -lgtest_main
+test_unit_pmixrun_spawn_request_tests_LDFLAGS = -no-install -pthread
+endif

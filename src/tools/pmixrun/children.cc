@@ -32,16 +32,23 @@ void WriteAll(int fd, const char* data, size_t len) {
   }
 }
 
-void WriteTagged(int rank, int fd, std::string_view line) {
-  std::string out = "[" + std::to_string(rank) + "] ";
+void WriteTagged(const std::string& tag, int fd, std::string_view line) {
+  std::string out = tag;
   out.append(line);
   out.push_back('\n');
   WriteAll(fd, out.data(), out.size());
 }
 
 // In the forked child: only async-signal-safe calls until exec.
-[[noreturn]] void ExecChild(const char* path, char* const argv[], char* const envp[], int out_fd,
-                            int err_fd) {
+[[noreturn]] void Fail(const char* what, const char* name) {
+  const char* why = strerror(errno);
+  const char* parts[] = {"pmixrun: cannot ", what, name, ": ", why, "\n"};
+  for (const char* p : parts) WriteAll(2, p, strlen(p));
+  _exit(127);
+}
+
+[[noreturn]] void ExecChild(const char* path, char* const argv[], char* const envp[],
+                            const char* cwd, int out_fd, int err_fd) {
   setpgid(0, 0);
   int null_fd = open("/dev/null", O_RDONLY);
   if (null_fd >= 0) dup2(null_fd, 0);
@@ -52,11 +59,9 @@ void WriteTagged(int rank, int fd, std::string_view line) {
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
   signal(SIGPIPE, SIG_DFL);
+  if (*cwd != '\0' && chdir(cwd) != 0) Fail("enter ", cwd);
   execve(path, argv, envp);
-  const char* why = strerror(errno);
-  const char* parts[] = {"pmixrun: cannot execute ", path, ": ", why, "\n"};
-  for (const char* p : parts) WriteAll(2, p, strlen(p));
-  _exit(127);
+  Fail("execute ", path);
 }
 
 std::vector<char*> CPointers(const std::vector<std::string>& words) {
@@ -69,12 +74,17 @@ std::vector<char*> CPointers(const std::vector<std::string>& words) {
 }  // namespace
 
 bool ResolveProgram(const std::string& prog, std::string* path, std::string* error, int* code) {
+  const char* env_path = std::getenv("PATH");
+  return ResolveProgram(prog, env_path != nullptr ? env_path : "/usr/bin:/bin", path, error, code);
+}
+
+bool ResolveProgram(const std::string& prog, const std::string& search_path, std::string* path,
+                    std::string* error, int* code) {
   int err = ENOENT;
   if (prog.find('/') != std::string::npos) {
     if (IsRunnableFile(prog, &err)) return *path = prog, true;
   } else {
-    const char* env_path = std::getenv("PATH");
-    std::string dirs = env_path != nullptr ? env_path : "/usr/bin:/bin";
+    const std::string& dirs = search_path;
     size_t start = 0;
     for (;;) {
       size_t end = dirs.find(':', start);
@@ -94,7 +104,7 @@ bool ResolveProgram(const std::string& prog, std::string* path, std::string* err
 }
 
 bool StartChild(Child* child, const std::string& path, const std::vector<std::string>& argv,
-                const std::vector<std::string>& env, std::string* error) {
+                const std::vector<std::string>& env, const std::string& cwd, std::string* error) {
   int out[2], err[2];
   if (pipe2(out, O_CLOEXEC) != 0) return *error = std::strerror(errno), false;
   if (pipe2(err, O_CLOEXEC) != 0) {
@@ -104,7 +114,7 @@ bool StartChild(Child* child, const std::string& path, const std::vector<std::st
   }
   std::vector<char*> cargv = CPointers(argv), cenv = CPointers(env);
   pid_t pid = fork();
-  if (pid == 0) ExecChild(path.c_str(), cargv.data(), cenv.data(), out[1], err[1]);
+  if (pid == 0) ExecChild(path.c_str(), cargv.data(), cenv.data(), cwd.c_str(), out[1], err[1]);
   close(out[1]), close(err[1]);
   if (pid < 0) {
     *error = std::string("fork: ") + std::strerror(errno);
@@ -118,7 +128,8 @@ bool StartChild(Child* child, const std::string& path, const std::vector<std::st
   return true;
 }
 
-void ForwardOutput(Child* child, Stream* s, bool tag) {
+void ForwardOutput(Child* child, Stream* s) {
+  const bool tag = !child->tag.empty();
   char buf[4096];
   ssize_t n;
   do {
@@ -129,12 +140,12 @@ void ForwardOutput(Child* child, Stream* s, bool tag) {
     s->pending.append(buf, static_cast<size_t>(n));
     size_t start = 0;
     for (size_t nl; (nl = s->pending.find('\n', start)) != std::string::npos; start = nl + 1)
-      WriteTagged(child->rank, s->target, std::string_view(s->pending).substr(start, nl - start));
+      WriteTagged(child->tag, s->target, std::string_view(s->pending).substr(start, nl - start));
     s->pending.erase(0, start);
     return;
   }
   if (n < 0 && errno == EAGAIN) return;
-  if (tag && !s->pending.empty()) WriteTagged(child->rank, s->target, s->pending);
+  if (tag && !s->pending.empty()) WriteTagged(child->tag, s->target, s->pending);
   s->pending.clear();
   close(s->fd);
   s->fd = -1;

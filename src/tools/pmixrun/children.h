@@ -20,6 +20,7 @@ struct Stream {
 
 struct Child {
   int rank = 0;
+  std::string tag;  // prefix of each forwarded line ("[rank] "); empty: untagged
   pid_t pid = -1;
   Stream out, err;
   bool reaped = false;
@@ -27,18 +28,24 @@ struct Child {
   int term_signal = 0;  // nonzero if killed by a signal
 };
 
-// Looks `prog` up the way execvp would (PATH unless it has a '/'). On
-// failure *error says why and *code is 127 (not found) or 126 (not
-// executable).
+// Looks `prog` up the way execvp would (the directories of `search_path`,
+// a PATH value, unless it has a '/'). On failure *error says why and *code
+// is 127 (not found) or 126 (not executable).
+bool ResolveProgram(const std::string& prog, const std::string& search_path, std::string* path,
+                    std::string* error, int* code);
+// The same with pmixrun's own PATH.
 bool ResolveProgram(const std::string& prog, std::string* path, std::string* error, int* code);
 
-// Forks one process running `path` with `argv` and `env`, its stdout and
-// stderr on pipes, stdin from /dev/null, in its own process group.
+// Forks one process running `path` with `argv` and `env` in directory `cwd`
+// (empty: pmixrun's), its stdout and stderr on pipes, stdin from
+// /dev/null, in its own process group. A process that cannot enter `cwd`
+// says so on its stderr and exits with 127.
 bool StartChild(Child* child, const std::string& path, const std::vector<std::string>& argv,
-                const std::vector<std::string>& env, std::string* error);
+                const std::vector<std::string>& env, const std::string& cwd, std::string* error);
 
-// Reads what is available on `s` and writes it on; at EOF closes it.
-void ForwardOutput(Child* child, Stream* s, bool tag);
+// Reads what is available on `s` and writes it on (each line prefixed with
+// child->tag when that is set); at EOF closes it.
+void ForwardOutput(Child* child, Stream* s);
 
 // Sends `sig` to the process group of every process not yet reaped.
 void SignalAll(std::vector<Child>& children, int sig);

@@ -9,6 +9,9 @@
 #include <utility>
 
 #include "pmix.h"
+#include "src/tools/pmixrun/host_pubsub.h"
+#include "src/tools/pmixrun/host_query.h"
+#include "src/tools/pmixrun/host_spawn.h"
 #include "src/tools/pmixrun/wakeup.h"
 
 namespace pmixrun {
@@ -19,7 +22,7 @@ struct ModuleState {
   std::string nspace;
   int verbose = 0;
   std::vector<AbortRequest> aborts;
-  std::set<pmix_rank_t> finalized;
+  std::set<std::pair<std::string, pmix_rank_t>> finalized;
 };
 
 ModuleState& State() {
@@ -46,8 +49,9 @@ pmix_status_t Connected2(const pmix_proc_t* proc, void*, pmix_info_t[], size_t, 
 
 pmix_status_t Finalized(const pmix_proc_t* proc, void*, pmix_op_cbfunc_t, void*) {
   Log("finalized", proc);
+  PubsubProcGone(proc->nspace, proc->rank);  // its PMIX_PERSIST_PROC data
   std::lock_guard<std::mutex> lock(State().mutex);
-  State().finalized.insert(proc->rank);
+  State().finalized.emplace(proc->nspace, proc->rank);
   return PMIX_OPERATION_SUCCEEDED;
 }
 
@@ -55,16 +59,10 @@ pmix_status_t Abort(const pmix_proc_t* proc, void*, int status, const char msg[]
                     pmix_proc_t procs[], size_t nprocs, pmix_op_cbfunc_t, void*) {
   Log("abort from", proc);
   AbortRequest req;
-  req.from = proc->rank;
+  req.from = *proc;
   req.status = status;
   req.message = msg != nullptr ? msg : "";
-  for (size_t i = 0; i < nprocs && procs != nullptr; ++i) {
-    if (procs[i].rank == PMIX_RANK_WILDCARD) {
-      req.targets.clear();
-      break;
-    }
-    req.targets.push_back(procs[i].rank);
-  }
+  for (size_t i = 0; i < nprocs && procs != nullptr; ++i) req.targets.push_back(procs[i]);
   {
     std::lock_guard<std::mutex> lock(State().mutex);
     State().aborts.push_back(std::move(req));
@@ -118,6 +116,10 @@ void FillModule(pmix_server_module_t* module, const std::string& nspace, int ver
   module->fence_nb = FenceNb;
   module->direct_modex = DirectModex;
   module->notify_event = NotifyEvent;
+  FillPubsubModule(module);  // publish, lookup, unpublish (host_pubsub.h)
+  FillSpawnModule(module, verbose);  // spawn, connect, disconnect (host_spawn.h)
+  FillQueryModule(module);  // query (host_query.h)
+  FillLogModule(module);    // log (host_query.h)
 }
 
 std::vector<AbortRequest> TakeAborts() {
@@ -125,9 +127,9 @@ std::vector<AbortRequest> TakeAborts() {
   return std::exchange(State().aborts, {});
 }
 
-bool RankFinalized(pmix_rank_t rank) {
+bool RankFinalized(const std::string& nspace, pmix_rank_t rank) {
   std::lock_guard<std::mutex> lock(State().mutex);
-  return State().finalized.count(rank) > 0;
+  return State().finalized.count({nspace, rank}) > 0;
 }
 
 }  // namespace pmixrun

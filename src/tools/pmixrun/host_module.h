@@ -6,7 +6,8 @@
 // fence_nb (single node: returns the local data as the job's data),
 // direct_modex (PMIX_ERR_NOT_FOUND: every process is local), notify_event
 // (nothing to relay: the library already delivered the event to every
-// local client in range, and there is no other node).
+// local client in range, and there is no other node); spawn, connect and
+// disconnect are host_spawn.h's; query and log host_query.h's.
 #ifndef PMIXX_TOOLS_PMIXRUN_HOST_MODULE_H
 #define PMIXX_TOOLS_PMIXRUN_HOST_MODULE_H
 
@@ -18,10 +19,10 @@
 namespace pmixrun {
 
 struct AbortRequest {
-  pmix_rank_t from = 0;
+  pmix_proc_t from{};  // the caller
   int status = 0;
   std::string message;
-  std::vector<pmix_rank_t> targets;  // empty: the whole job
+  std::vector<pmix_proc_t> targets;  // empty: the caller's whole job
 };
 
 // nspace: the job's namespace; verbose: log upcalls on stderr.
@@ -30,7 +31,7 @@ void FillModule(pmix_server_module_t* module, const std::string& nspace, int ver
 // Main thread: the aborts requested since the last call.
 std::vector<AbortRequest> TakeAborts();
 // Whether `rank` called PMIx_Finalize (any thread).
-bool RankFinalized(pmix_rank_t rank);
+bool RankFinalized(const std::string& nspace, pmix_rank_t rank);
 
 }  // namespace pmixrun
 

@@ -75,47 +75,62 @@ std::string Generated(bool ppn, const std::string& input) {
   return out;
 }
 
+void AddParent(const JobLayout& job, InfoList& list) {
+  if (!job.parent) return;
+  const bool spawned = true;
+  list.Add(PMIX_SPAWNED, &spawned, PMIX_BOOL);
+  list.Add(PMIX_PARENT_ID, &*job.parent, PMIX_PROC);
+}
+
 InfoList ProcArray(const JobLayout& job, pmix_rank_t rank) {
+  int first = 0;
+  const int app = job.AppOf(static_cast<int>(rank), &first);
   InfoList p;
   p.Rank(PMIX_RANK, rank);
-  p.U32(PMIX_APPNUM, 0);
+  p.U32(PMIX_APPNUM, static_cast<uint32_t>(app));
   p.U16(PMIX_LOCAL_RANK, static_cast<uint16_t>(rank));
-  p.U16(PMIX_NODE_RANK, static_cast<uint16_t>(rank));
+  p.U16(PMIX_NODE_RANK, static_cast<uint16_t>(job.node_rank_base + static_cast<int>(rank)));
   p.Rank(PMIX_GLOBAL_RANK, rank);
-  p.Rank(PMIX_APP_RANK, rank);
+  p.Rank(PMIX_APP_RANK, rank - static_cast<pmix_rank_t>(first));
   p.Str(PMIX_HOSTNAME, job.hostname);
   p.U32(PMIX_NODEID, 0);
   p.Str(PMIX_PROCDIR, job.job_dir + "/" + std::to_string(rank));
+  AddParent(job, p);  // process realm attributes (ch. 6.1.4)
   return p;
 }
 
-// Session, app and node realms, each in its own array.
+// Session, node and per-app realms, each in its own array.
 void AddRealmArrays(const JobLayout& job, InfoList& top) {
-  const auto n = static_cast<uint32_t>(job.nprocs);
   InfoList session;
   session.U32(PMIX_SESSION_ID, kSessionId);
-  session.U32(PMIX_UNIV_SIZE, n);
-  session.U32(PMIX_MAX_PROCS, n);
+  session.U32(PMIX_UNIV_SIZE, job.univ_size);
+  session.U32(PMIX_MAX_PROCS, job.univ_size);
   top.Array(PMIX_SESSION_INFO_ARRAY, std::move(session));
-  InfoList app;
-  app.U32(PMIX_APPNUM, 0);
-  app.U32(PMIX_APP_SIZE, n);
-  app.Rank(PMIX_APPLDR, 0);
-  app.Str(PMIX_APP_ARGV, Join(job.argv, " "));
-  app.Str(PMIX_WDIR, job.cwd);
-  top.Array(PMIX_APP_INFO_ARRAY, std::move(app));
+  int first = 0;
+  for (size_t a = 0; a < job.apps.size(); ++a) {
+    const AppLayout& spec = job.apps[a];
+    InfoList app;
+    app.U32(PMIX_APPNUM, static_cast<uint32_t>(a));
+    app.U32(PMIX_APP_SIZE, static_cast<uint32_t>(spec.nprocs));
+    app.Rank(PMIX_APPLDR, static_cast<pmix_rank_t>(first));
+    app.Str(PMIX_APP_ARGV, Join(spec.argv, " "));
+    app.Str(PMIX_WDIR, spec.cwd);
+    top.Array(PMIX_APP_INFO_ARRAY, std::move(app));
+    first += spec.nprocs;
+  }
   InfoList node;
   node.Str(PMIX_HOSTNAME, job.hostname);
   node.U32(PMIX_NODEID, 0);
-  node.U32(PMIX_NODE_SIZE, n);
+  node.U32(PMIX_NODE_SIZE, job.node_size);
   top.Array(PMIX_NODE_INFO_ARRAY, std::move(node));
 }
 
 // The job realm, then the realm arrays and one array per process.
 pmix_status_t BuildJobInfo(const JobLayout& job, InfoList& top) {
-  const auto n = static_cast<uint32_t>(job.nprocs);
+  const int nprocs = job.NumProcs();
+  const auto n = static_cast<uint32_t>(nprocs);
   std::vector<std::string> ranks;
-  for (int r = 0; r < job.nprocs; ++r) ranks.push_back(std::to_string(r));
+  for (int r = 0; r < nprocs; ++r) ranks.push_back(std::to_string(r));
   const std::string peers = Join(ranks, ",");
   const std::string node_map = Generated(false, job.hostname);
   const std::string proc_map = Generated(true, peers);
@@ -124,9 +139,9 @@ pmix_status_t BuildJobInfo(const JobLayout& job, InfoList& top) {
   top.U32(PMIX_SESSION_ID, kSessionId);
   top.U32(PMIX_JOB_SIZE, n);
   top.U32(PMIX_MAX_PROCS, n);
-  top.U32(PMIX_UNIV_SIZE, n);
+  top.U32(PMIX_UNIV_SIZE, job.univ_size);
   top.U32(PMIX_NUM_NODES, 1);
-  top.U32(PMIX_JOB_NUM_APPS, 1);
+  top.U32(PMIX_JOB_NUM_APPS, static_cast<uint32_t>(job.apps.size()));
   top.Str(PMIX_NODE_MAP, node_map);
   top.Str(PMIX_PROC_MAP, proc_map);
   top.U32(PMIX_LOCAL_SIZE, n);
@@ -134,20 +149,40 @@ pmix_status_t BuildJobInfo(const JobLayout& job, InfoList& top) {
   top.Rank(PMIX_LOCALLDR, 0);
   top.Str(PMIX_TMPDIR, job.session_dir);
   top.Str(PMIX_NSDIR, job.job_dir);
+  AddParent(job, top);  // also job-level, where launchers commonly put them
   AddRealmArrays(job, top);
-  for (int r = 0; r < job.nprocs; ++r)
+  for (int r = 0; r < nprocs; ++r)
     top.Array(PMIX_PROC_INFO_ARRAY, ProcArray(job, static_cast<pmix_rank_t>(r)));
   return PMIX_SUCCESS;
 }
 
 }  // namespace
 
+int JobLayout::NumProcs() const {
+  int n = 0;
+  for (const AppLayout& app : apps) n += app.nprocs;
+  return n;
+}
+
+int JobLayout::AppOf(int rank, int* first_rank) const {
+  int first = 0;
+  for (size_t a = 0; a < apps.size(); ++a) {
+    if (rank < first + apps[a].nprocs || a + 1 == apps.size()) {
+      *first_rank = first;
+      return static_cast<int>(a);
+    }
+    first += apps[a].nprocs;
+  }
+  *first_rank = 0;
+  return 0;
+}
+
 pmix_status_t RegisterJob(const JobLayout& job) {
   InfoList info;
   pmix_status_t rc = BuildJobInfo(job, info);
   if (rc != PMIX_SUCCESS) return rc;
   auto w = OpWait::Make();
-  rc = PMIx_server_register_nspace(job.nspace.c_str(), job.nprocs, info.data(), info.size(),
+  rc = PMIx_server_register_nspace(job.nspace.c_str(), job.NumProcs(), info.data(), info.size(),
                                    OpWait::Done, w.get());
   return OpWait::Finish(std::move(w), rc, kRegisterTimeoutS);
 }

@@ -7,38 +7,39 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "pmix.h"
 #include "src/tools/pmixrun/host_module.h"
+#include "src/tools/pmixrun/host_pubsub.h"
+#include "src/tools/pmixrun/job_events.h"
+#include "src/tools/pmixrun/spawner.h"
 #include "src/tools/pmixrun/wakeup.h"
 
 namespace pmixrun {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 constexpr auto kKillGrace = std::chrono::seconds(3);   // SIGTERM, then SIGKILL
 constexpr auto kDrainGrace = std::chrono::seconds(2);  // output held by grandchildren
 constexpr int kTimeoutExit = 124;
 
-// One termination event's infos, alive until the library is done with them.
-struct TermEvent {
-  pmix_info_t info[2];
-};
+std::string NspaceOf(const pmix_proc_t& proc) {
+  return std::string(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN));
+}
 
-void TermEventDone(pmix_status_t, void* cbdata) {
-  auto* ev = static_cast<TermEvent*>(cbdata);
-  PMIx_Info_destruct(&ev->info[0]);
-  PMIx_Info_destruct(&ev->info[1]);
-  std::free(ev);
+// How messages name a process: "rank N" in the primary job.
+std::string Who(const Job& job, pmix_rank_t rank) {
+  std::string r = "rank " + std::to_string(rank);
+  return job.primary ? r : "job " + job.nspace() + " " + r;
 }
 
 class Runner {
  public:
-  Runner(const RunSettings& settings, std::vector<Child>& children)
-      : settings_(settings), children_(children), killing_(settings.start_failed) {
+  Runner(const RunSettings& settings, JobTable& jobs, Launcher& launcher)
+      : settings_(settings), jobs_(jobs), launcher_(launcher) {
     if (settings.timeout_s > 0)
       timeout_at_ = Clock::now() + std::chrono::seconds(settings.timeout_s);
   }
@@ -49,40 +50,39 @@ class Runner {
       (void)poll(fds.data(), fds.size(), PollTimeoutMs());
       OnWakeup();
       for (size_t i = 1; i < fds.size(); ++i)
-        if (fds[i].revents != 0)
-          ForwardOutput(owners_[i - 1].first, owners_[i - 1].second, settings_.tag_output);
+        if (fds[i].revents != 0) ForwardOutput(owners_[i - 1].first, owners_[i - 1].second);
       CheckDeadlines();
+      EndFinishedJobs();
     }
+    for (const PendingSpawn& spawn : TakeSpawns()) RefuseSpawn(spawn);  // came too late
     if (forced_status_) return *forced_status_;
     return first_failure_.value_or(0);
   }
 
  private:
-  bool AllReaped() const {
-    for (const Child& c : children_)
-      if (!c.reaped) return false;
-    return true;
-  }
-
   bool Finished() {
-    if (!AllReaped()) return false;
+    for (auto& job : jobs_.all())
+      if (!job->ended) return false;
     if (!drain_until_) drain_until_ = Clock::now() + kDrainGrace;
-    for (const Child& c : children_)
-      if (c.out.fd >= 0 || c.err.fd >= 0) return Clock::now() >= *drain_until_;
+    for (auto& job : jobs_.all())
+      for (const Child& c : job->children)
+        if (c.out.fd >= 0 || c.err.fd >= 0) return Clock::now() >= *drain_until_;
     return true;
   }
 
-  // The doorbell first, then every open stream in rank order (so output a
-  // rank wrote before a collective is written on before what others wrote
-  // after it).
+  // The doorbell first, then every open stream, job after job in rank
+  // order (so output a rank wrote before a collective is written on before
+  // what others wrote after it).
   std::vector<pollfd> PollSet() {
     std::vector<pollfd> fds{{WakeupFd(), POLLIN, 0}};
     owners_.clear();
-    for (Child& c : children_) {
-      for (Stream* s : {&c.out, &c.err}) {
-        if (s->fd < 0) continue;
-        fds.push_back({s->fd, POLLIN, 0});
-        owners_.emplace_back(&c, s);
+    for (auto& job : jobs_.all()) {
+      for (Child& c : job->children) {
+        for (Stream* s : {&c.out, &c.err}) {
+          if (s->fd < 0) continue;
+          fds.push_back({s->fd, POLLIN, 0});
+          owners_.emplace_back(&c, s);
+        }
       }
     }
     return fds;
@@ -90,8 +90,14 @@ class Runner {
 
   int PollTimeoutMs() const {
     std::optional<Clock::time_point> next = timeout_at_;
-    for (auto t : {kill_at_, drain_until_})
+    auto consider = [&](const std::optional<Clock::time_point>& t) {
       if (t && (!next || *t < *next)) next = t;
+    };
+    consider(drain_until_);
+    for (const auto& job : jobs_.all()) {
+      consider(job->kill_at);
+      consider(job->timeout_at);
+    }
     if (!next) return 1000;  // also covers a doorbell byte lost to a full pipe
     auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(*next - Clock::now()).count();
     return static_cast<int>(std::clamp<long long>(ms, 0, 1000));
@@ -100,69 +106,107 @@ class Runner {
   void OnWakeup() {
     for (uint8_t what : DrainWakeup()) {
       if (what == SIGINT || what == SIGTERM || what == SIGHUP) OnTerminatingSignal(what);
-      if (what == SIGUSR1 || what == SIGUSR2) SignalAll(children_, what);
+      if (what == SIGUSR1 || what == SIGUSR2)
+        for (auto& job : jobs_.all()) SignalAll(job->children, what);
     }
     for (AbortRequest& req : TakeAborts()) OnAbort(req);
-    for (Child* c : ReapExited(children_)) OnExit(*c);
+    for (const PendingSpawn& spawn : TakeSpawns()) OnSpawn(spawn);
+    for (size_t j = 0; j < jobs_.all().size(); ++j)
+      for (Child* c : ReapExited(jobs_.all()[j]->children)) OnExit(*jobs_.all()[j], *c);
   }
 
   void OnTerminatingSignal(int sig) {
     if (settings_.verbose > 0) std::fprintf(stderr, "pmixrun: passing on signal %d\n", sig);
-    if (++signals_seen_ > 1) return KillJob(SIGKILL);
-    SignalAll(children_, sig);
-    killing_ = true;
-    if (!kill_at_) kill_at_ = Clock::now() + kKillGrace;
+    stopping_ = true;
+    KillAll(++signals_seen_ > 1 ? SIGKILL : sig, PMIX_ERR_JOB_KILLED_BY_CMD);
   }
 
-  void KillJob(int sig) {
-    killing_ = true;
-    SignalAll(children_, sig);
-    if (sig != SIGKILL && !kill_at_) kill_at_ = Clock::now() + kKillGrace;
+  void KillAll(int sig, pmix_status_t why) {
+    for (auto& job : jobs_.all()) KillJob(*job, sig, why);
+  }
+
+  // Ends `job` and, the first time, the jobs it spawned.
+  void KillJob(Job& job, int sig, pmix_status_t why) {
+    const bool first = !job.killing;
+    job.killing = true;
+    if (!job.AllReaped()) {
+      if (!job.term_status) job.term_status = why;
+      SignalAll(job.children, sig);
+      if (sig != SIGKILL && !job.kill_at) job.kill_at = Clock::now() + kKillGrace;
+    }
+    if (!first && sig != SIGKILL) return;
+    for (auto& other : jobs_.all()) {
+      if (other.get() == &job || other->ParentNspace() != job.nspace()) continue;
+      if (!stopping_ && !other->killing && !other->AllReaped())
+        std::fprintf(stderr, "pmixrun: terminating job %s (spawned by job %s)\n",
+                     other->nspace().c_str(), job.nspace().c_str());
+      KillJob(*other, sig, PMIX_ERR_JOB_CANCELED);
+    }
   }
 
   void OnAbort(const AbortRequest& req) {
-    std::fprintf(stderr, "pmixrun: rank %u called PMIx_Abort with status %d%s%s\n", req.from,
+    Job* job = jobs_.Find(NspaceOf(req.from));
+    std::string who = job != nullptr ? Who(*job, req.from.rank) : NspaceOf(req.from);
+    std::fprintf(stderr, "pmixrun: %s called PMIx_Abort with status %d%s%s\n", who.c_str(),
                  req.status, req.message.empty() ? "" : ": ", req.message.c_str());
     if (!forced_status_) forced_status_ = req.status;
-    if (req.targets.empty()) return KillJob(SIGTERM);
-    for (Child& c : children_)
-      for (pmix_rank_t r : req.targets)
-        if (!c.reaped && static_cast<pmix_rank_t>(c.rank) == r) kill(-c.pid, SIGTERM);
+    if (req.targets.empty()) {
+      if (job != nullptr) KillJob(*job, SIGTERM, PMIX_ERR_JOB_ABORTED);
+      return;
+    }
+    for (const pmix_proc_t& target : req.targets) {
+      Job* tjob = jobs_.Find(NspaceOf(target));
+      if (tjob == nullptr) continue;
+      if (target.rank == PMIX_RANK_WILDCARD) {
+        KillJob(*tjob, SIGTERM, PMIX_ERR_JOB_ABORTED);
+        continue;
+      }
+      if (!tjob->term_status) tjob->term_status = PMIX_ERR_JOB_ABORTED;
+      for (Child& c : tjob->children)
+        if (!c.reaped && static_cast<pmix_rank_t>(c.rank) == target.rank) kill(-c.pid, SIGTERM);
+    }
   }
 
-  void OnExit(const Child& c) {
+  void OnSpawn(const PendingSpawn& spawn) {
+    Job* parent = jobs_.Find(NspaceOf(spawn.request.requester));
+    if (stopping_ || (parent != nullptr && parent->killing)) return RefuseSpawn(spawn);
+    (void)StartSpawn(spawn, jobs_, launcher_);
+  }
+
+  void OnExit(Job& job, const Child& c) {
+    const auto rank = static_cast<pmix_rank_t>(c.rank);
     if (settings_.verbose > 0)
-      std::fprintf(stderr, "pmixrun: rank %d (pid %d) exited, status %d\n", c.rank, c.pid,
-                   c.exit_code);
-    RaiseTerminated(c);
+      std::fprintf(stderr, "pmixrun: %s (pid %d) exited, status %d\n", Who(job, rank).c_str(),
+                   c.pid, c.exit_code);
+    PubsubProcGone(job.nspace(), rank);  // its PERSIST_PROC data
+    if (job.launch_failed) return;       // never ran as part of a job
+    RaiseProcTerminated(job, c);
+    NotifyParentProcEnded(job, c);
     if (c.exit_code == 0) return;
     if (!first_failure_) first_failure_ = c.exit_code;
-    if (killing_) return;  // its death is ours, or the job's end is already decided
-    if (c.term_signal != 0)
-      std::fprintf(stderr, "pmixrun: rank %d (pid %d) was killed by signal %d (%s)\n", c.rank,
-                   c.pid, c.term_signal, strsignal(c.term_signal));
-    else
-      std::fprintf(stderr, "pmixrun: rank %d (pid %d) exited with status %d%s\n", c.rank, c.pid,
-                   c.exit_code,
-                   RankFinalized(static_cast<pmix_rank_t>(c.rank)) ? "" : " before PMIx_Finalize");
-    if (!AllReaped()) std::fprintf(stderr, "pmixrun: terminating the job\n");
-    KillJob(SIGTERM);
+    if (!job.first_failed) job.first_failed = FailedProc{rank, c.exit_code};
+    if (job.killing) return;  // its death is ours, or the job's end is already decided
+    const pmix_status_t why =
+        c.term_signal != 0 ? PMIX_ERR_JOB_ABORTED_BY_SIG : PMIX_ERR_JOB_NON_ZERO_TERM;
+    if (!job.term_status) job.term_status = why;
+    ReportFailure(job, c);
+    KillJob(job, SIGTERM, why);
   }
 
-  // PMIX_EVENT_PROC_TERMINATED to the job, from the process that ended.
-  void RaiseTerminated(const Child& c) {
-    auto* ev = static_cast<TermEvent*>(std::calloc(1, sizeof(TermEvent)));
-    if (ev == nullptr) return;
-    pmix_proc_t proc;
-    PMIx_Load_procid(&proc, settings_.nspace.c_str(), static_cast<pmix_rank_t>(c.rank));
-    PMIx_Info_construct(&ev->info[0]);
-    PMIx_Info_construct(&ev->info[1]);
-    (void)PMIx_Info_load(&ev->info[0], PMIX_EVENT_AFFECTED_PROC, &proc, PMIX_PROC);
-    int code = c.exit_code;
-    (void)PMIx_Info_load(&ev->info[1], PMIX_EXIT_CODE, &code, PMIX_INT);
-    pmix_status_t rc = PMIx_Notify_event(PMIX_EVENT_PROC_TERMINATED, &proc, PMIX_RANGE_NAMESPACE,
-                                         ev->info, 2, TermEventDone, ev);
-    if (rc != PMIX_SUCCESS) TermEventDone(rc, ev);
+  void ReportFailure(const Job& job, const Child& c) {
+    const auto rank = static_cast<pmix_rank_t>(c.rank);
+    const std::string who = Who(job, rank);
+    if (c.term_signal != 0)
+      std::fprintf(stderr, "pmixrun: %s (pid %d) was killed by signal %d (%s)\n", who.c_str(),
+                   c.pid, c.term_signal, strsignal(c.term_signal));
+    else
+      std::fprintf(stderr, "pmixrun: %s (pid %d) exited with status %d%s\n", who.c_str(), c.pid,
+                   c.exit_code, RankFinalized(job.nspace(), rank) ? "" : " before PMIx_Finalize");
+    if (job.AllReaped()) return;
+    if (job.primary)
+      std::fprintf(stderr, "pmixrun: terminating the job\n");
+    else
+      std::fprintf(stderr, "pmixrun: terminating job %s\n", job.nspace().c_str());
   }
 
   void CheckDeadlines() {
@@ -172,27 +216,52 @@ class Runner {
       std::fprintf(stderr, "pmixrun: job timed out after %d s; terminating it\n",
                    settings_.timeout_s);
       if (!forced_status_) forced_status_ = kTimeoutExit;
-      KillJob(SIGTERM);
+      stopping_ = true;
+      KillAll(SIGTERM, PMIX_ERR_JOB_CANCELED);
     }
-    if (kill_at_ && now >= *kill_at_) {
-      kill_at_.reset();
-      if (!AllReaped()) SignalAll(children_, SIGKILL);
+    for (auto& job : jobs_.all()) {
+      if (job->timeout_at && now >= *job->timeout_at) {
+        job->timeout_at.reset();
+        std::fprintf(stderr, "pmixrun: job %s timed out after %d s; terminating it\n",
+                     job->nspace().c_str(), job->timeout_s);
+        KillJob(*job, SIGTERM, PMIX_ERR_JOB_CANCELED);
+      }
+      if (job->kill_at && now >= *job->kill_at) {
+        job->kill_at.reset();
+        SignalAll(job->children, SIGKILL);
+      }
+    }
+  }
+
+  // Jobs whose processes are all gone: their parent hears of it, their
+  // namespace goes.
+  void EndFinishedJobs() {
+    for (auto& job : jobs_.all()) {
+      if (job->ended || !job->AllReaped()) continue;
+      job->ended = true;
+      job->kill_at.reset();
+      job->timeout_at.reset();
+      if (!job->launch_failed) NotifyParentJobEnded(*job);
+      if (settings_.verbose > 0)
+        std::fprintf(stderr, "pmixrun: job %s ended\n", job->nspace().c_str());
+      launcher_.Retire(*job);
     }
   }
 
   const RunSettings& settings_;
-  std::vector<Child>& children_;
+  JobTable& jobs_;
+  Launcher& launcher_;
   std::vector<std::pair<Child*, Stream*>> owners_;  // of PollSet()'s fds after the first
-  std::optional<Clock::time_point> timeout_at_, kill_at_, drain_until_;
+  std::optional<Clock::time_point> timeout_at_, drain_until_;
   std::optional<int> forced_status_, first_failure_;
-  bool killing_ = false;
+  bool stopping_ = false;  // a signal or --timeout is ending everything: no new jobs
   int signals_seen_ = 0;
 };
 
 }  // namespace
 
-int RunJob(const RunSettings& settings, std::vector<Child>& children) {
-  return Runner(settings, children).Run();
+int RunJobs(const RunSettings& settings, JobTable& jobs, Launcher& launcher) {
+  return Runner(settings, jobs, launcher).Run();
 }
 
 }  // namespace pmixrun

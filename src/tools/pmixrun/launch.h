@@ -1,0 +1,65 @@
+// Starting a job: its directories, its registration with the server
+// (job_info.h), each client's registration and environment
+// (PMIx_server_setup_fork), fork + exec (children.h). Ending one: the
+// deregistration of a spawned job's clients and namespace.
+//
+// Main thread only: blocks on the server's callbacks (each bounded), so
+// never call it inside a PMIx callback.
+#ifndef PMIXX_TOOLS_PMIXRUN_LAUNCH_H
+#define PMIXX_TOOLS_PMIXRUN_LAUNCH_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pmix_common.h"
+#include "src/tools/pmixrun/jobs.h"
+
+namespace pmixrun {
+
+// What every job on this node shares.
+struct Site {
+  std::string hostname;
+  std::string session_dir;
+  std::string cwd;                    // pmixrun's working directory
+  std::string base_nspace;            // the primary job's; spawned jobs get <base>.<n>
+  std::vector<std::string> base_env;  // pmixrun's environment, cleaned, with -x applied
+  uint32_t univ_size = 1;             // the primary job's size
+  bool tag_output = false;            // --tag-output
+  int verbose = 0;
+};
+
+class Launcher {
+ public:
+  explicit Launcher(Site site);
+  const Site& site() const { return site_; }
+
+  // Sets the namespace and directory of the primary job (<base>,
+  // <session>/job) or of the next spawned one (<base>.<n>, <session>/job.<n>).
+  void NamePrimary(JobLayout* layout) const;
+  void NameSpawned(JobLayout* layout);
+
+  // Registers `job` (its layout's nspace, job_dir and apps set) and starts
+  // each process into job->children, tagged as site().tag_output or the
+  // app says ("[rank] " for the primary, "[nspace,rank] " otherwise).
+  // On failure *error says why. If some processes started, they are being
+  // killed (SIGKILL), job->launch_failed and job->killing are set, and the
+  // caller reaps them and calls Retire; if none did, nothing remains
+  // registered and a spawned job can be dropped (the primary is still
+  // Retired by the caller).
+  pmix_status_t Launch(Job* job, std::string* error);
+
+  // Every process of `job` ended: a spawned job's clients and namespace are
+  // deregistered (the primary's stay until the server finalizes).
+  void Retire(const Job& job);
+
+ private:
+  Site site_;
+  int next_job_ = 1;
+  int node_ranks_used_ = 0;
+  int live_procs_ = 0;
+};
+
+}  // namespace pmixrun
+
+#endif  // PMIXX_TOOLS_PMIXRUN_LAUNCH_H

@@ -1,0 +1,99 @@
+// What a PMIx_Spawn asks pmixrun for (§12.2): ParseSpawn copies the spawn
+// upcall's arrays into a SpawnRequest (pure; any thread), ResolveSpawn turns
+// it into the apps of the job to start (main thread; looks at the file
+// system).
+//
+// Honoured attributes, in the job_info array or an app's info array (the
+// app's win): PMIX_WDIR, PMIX_SET_SESSION_CWD, PMIX_PREFIX (PATH and
+// LD_LIBRARY_PATH get <prefix>/bin and <prefix>/lib first; the executable is
+// looked up there), PMIX_HOST (must name this node), PMIX_TAG_OUTPUT, and
+// PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
+// PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR (applied in order, job's first). Job
+// attributes: PMIX_NOTIFY_COMPLETION, PMIX_NOTIFY_JOB_EVENTS,
+// PMIX_NOTIFY_PROC_TERMINATION, PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION,
+// PMIX_EVENT_SILENT_TERMINATION, PMIX_JOB_TIMEOUT. The requester's identity
+// (PMIX_USERID, ...), PMIX_PERSONALITY, PMIX_TIMEOUT, PMIX_SPAWN_TIMEOUT and
+// PMIX_ENVARS_HARVESTED are skipped quietly; any other "pmix" attribute
+// (mapping, binding, ... meaningless on one node) is accepted and listed in
+// `ignored`; other keys are not attributes and are skipped.
+#ifndef PMIXX_TOOLS_PMIXRUN_SPAWN_REQUEST_H
+#define PMIXX_TOOLS_PMIXRUN_SPAWN_REQUEST_H
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pmix_common.h"
+#include "src/tools/pmixrun/job_info.h"
+#include "src/tools/pmixrun/jobs.h"
+
+namespace pmixrun {
+
+// One environment change (PMIX_*_ENVAR).
+struct EnvEdit {
+  enum class Kind { kSet, kAdd, kUnset, kPrepend, kAppend, kFirst };
+  Kind kind = Kind::kSet;
+  std::string name;
+  std::string value;
+  char separator = ':';
+};
+
+// Where and how processes run: from the job_info array or an app's infos.
+struct RunDirectives {
+  std::optional<std::string> wdir;    // PMIX_WDIR
+  std::optional<bool> session_cwd;    // PMIX_SET_SESSION_CWD
+  std::optional<std::string> prefix;  // PMIX_PREFIX
+  std::optional<std::string> host;    // PMIX_HOST
+  std::optional<bool> tag_output;     // PMIX_TAG_OUTPUT
+  std::vector<EnvEdit> env_edits;     // PMIX_*_ENVAR, in order
+};
+
+struct AppRequest {
+  std::string cmd;
+  std::vector<std::string> argv;  // as given (argv[0] included); empty: {cmd}
+  std::vector<std::string> env;   // pmix_app_t.env: "NAME=value" to set
+  std::string cwd;                // pmix_app_t.cwd ("" if none)
+  int maxprocs = 1;
+  RunDirectives directives;
+};
+
+struct SpawnRequest {
+  pmix_proc_t requester{};
+  std::vector<AppRequest> apps;
+  RunDirectives directives;  // the job's
+  JobNotices notices;
+  int job_timeout_s = 0;             // PMIX_JOB_TIMEOUT
+  std::vector<std::string> ignored;  // attribute keys accepted without effect
+};
+
+// PMIX_ERR_JOB_NO_EXE_SPECIFIED (no app, or an app with neither cmd nor
+// argv), PMIX_ERR_BAD_PARAM (maxprocs < 1, an honoured attribute whose
+// value has the wrong type); *error says which. *out is complete only on
+// PMIX_SUCCESS.
+pmix_status_t ParseSpawn(const pmix_proc_t* requester, const pmix_info_t job_info[], size_t ninfo,
+                         const pmix_app_t apps[], size_t napps, SpawnRequest* out,
+                         std::string* error);
+
+// What a spawned job's apps are resolved against.
+struct ResolveContext {
+  std::vector<std::string> base_env;  // every job's processes start from it
+  std::string cwd;                    // pmixrun's working directory
+  std::string hostname;               // this node
+  std::string session_cwd;            // PMIX_SET_SESSION_CWD's directory (made later)
+  bool tag_output = false;            // --tag-output
+};
+
+// Fills out->apps. PMIX_ERR_JOB_EXE_NOT_FOUND, PMIX_ERR_JOB_APP_NOT_EXECUTABLE,
+// PMIX_ERR_JOB_WDIR_NOT_FOUND, PMIX_ERR_JOB_FAILED_TO_MAP (PMIX_HOST names
+// another node), PMIX_ERR_JOB_INSUFFICIENT_RESOURCES (more than
+// kMaxSpawnProcs processes); *error says why.
+constexpr int kMaxSpawnProcs = 1024;
+pmix_status_t ResolveSpawn(const SpawnRequest& req, const ResolveContext& ctx, JobLayout* out,
+                           std::string* error);
+
+// Applies `edit` to a list of "NAME=value" (§12.2.4's semantics).
+void ApplyEnvEdit(const EnvEdit& edit, std::vector<std::string>* env);
+
+}  // namespace pmixrun
+
+#endif  // PMIXX_TOOLS_PMIXRUN_SPAWN_REQUEST_H

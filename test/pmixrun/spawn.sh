@@ -1,0 +1,105 @@
+#!/bin/sh
+# PMIx_Spawn, PMIx_Connect and PMIx_Disconnect under pmixrun, end to end
+# (test/pmixrun/spawn_client.c says what each mode checks):
+#   parent     2 parents spawn 2 children; spawn errors; connect, a fence over
+#              both namespaces, disconnect; the job-end event; tagged output
+#   failchild  a spawned process exits with 3: the parent's job-end event,
+#              pmixrun's report and exit status
+#   orphan     a parent that fails ends the job it spawned
+#   jobtimeout PMIX_JOB_TIMEOUT ends a spawned job
+# Every pmixrun runs under timeout (and its own --timeout); a few seconds in all.
+#
+# make check exports top_builddir; by hand: top_builddir=/tmp/b sh spawn.sh
+set -u
+: "${top_builddir:?top_builddir must be set (make check exports it)}"
+pmixrun="$top_builddir/src/tools/pmixrun/pmixrun"
+client="$top_builddir/test/pmixrun/spawn_client"
+for f in "$pmixrun" "$client"; do
+    [ -x "$f" ] || { echo "spawn: SKIP: $f not built"; exit 77; }
+done
+case $client in /*) ;; *) client="$(pwd)/$client" ;; esac  # spawned from another cwd
+work=$(mktemp -d "${TMPDIR:-/tmp}/pmixrun-spawn.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT
+TMPDIR=$work/tmp
+export TMPDIR
+mkdir "$TMPDIR" || exit 99
+failures=0
+
+say() { echo "spawn: $*"; }
+fail() { say "FAIL: $*"; failures=$((failures + 1)); }
+
+# run NAME EXPECTED_STATUS pmixrun-args...: stdout in $work/NAME.out, stderr in .err
+run() {
+    name=$1 want=$2
+    shift 2
+    timeout 60 "$pmixrun" --timeout 40 "$@" >"$work/$name.out" 2>"$work/$name.err"
+    got=$?
+    [ "$got" -eq "$want" ] && return 0
+    fail "$name: exit status $got, want $want"
+    sed 's/^/  stdout: /' "$work/$name.out"
+    sed 's/^/  stderr: /' "$work/$name.err"
+    return 1
+}
+# expect_in NAME FILE TEXT: FILE (out/err) of NAME contains TEXT
+expect_in() {
+    grep -qF -- "$3" "$work/$1.$2" || { fail "$1: no '$3' in std$2"; sed 's/^/  /' "$work/$1.$2"; }
+}
+no_fail_lines() {
+    ! grep -q "FAIL" "$work/$1.out" || { fail "$1: FAIL lines"; grep FAIL "$work/$1.out" | sed 's/^/  /'; }
+}
+
+# --- parents and children together -------------------------------------------
+if run parent 0 -n 2 --tag-output "$client" parent; then
+    for check in spawn-missing spawn-not-executable spawn job-end; do
+        expect_in parent out "[0] PASS parent 0 $check"
+    done
+    expect_in parent out "[1] PASS parent 1 child-ns"
+    for r in 0 1; do
+        for check in connect get-connected fence-both get-across disconnect; do
+            expect_in parent out "[$r] PASS parent $r $check"
+        done
+    done
+    # The children's lines carry their namespace: "[<nspace>,<rank>] ".
+    child_ns=$(sed -n 's/^\[0\] parent spawned //p' "$work/parent.out")
+    [ -n "$child_ns" ] || fail "parent: no spawned namespace reported"
+    for r in 0 1; do
+        for check in spawned parent-id job-size env wdir parent-job-size connect get-connected \
+            fence-both get-across disconnect; do
+            expect_in parent out "[$child_ns,$r] PASS child $r $check"
+        done
+    done
+    no_fail_lines parent
+    expect_in parent err "spawn for "
+    expect_in parent err "/nonexistent/pmixrun-spawn-missing"
+fi
+
+# --- a spawned job that fails ---------------------------------------------------
+if run failchild 3 -n 1 "$client" failchild; then
+    expect_in failchild out "PASS parent 0 spawn"
+    expect_in failchild out "PASS parent 0 job-end-failed"
+    expect_in failchild out "PASS parent 0 proc-end-abnormal"
+    expect_in failchild err "rank 0 (pid"
+    expect_in failchild err "exited with status 3"
+    no_fail_lines failchild
+fi
+
+# --- a parent that fails ends its children --------------------------------------
+start=$(date +%s)
+run orphan 5 -n 1 "$client" orphan &&
+    { expect_in orphan out "PASS parent 0 spawn"; expect_in orphan err "terminating job "; }
+[ $(($(date +%s) - start)) -lt 20 ] || fail "orphan: the spawned job outlived its parent"
+
+# --- PMIX_JOB_TIMEOUT ends a spawned job (its SIGTERM is the exit status) ---------
+if run jobtimeout 143 -n 1 "$client" jobtimeout; then
+    expect_in jobtimeout out "PASS parent 0 job-end-timeout"
+    expect_in jobtimeout err "timed out after 1 s"
+    no_fail_lines jobtimeout
+fi
+
+# --- the session directory is gone ---------------------------------------------
+left=$(ls "$TMPDIR")
+[ -z "$left" ] || fail "session directories left behind: $left"
+
+if [ "$failures" -ne 0 ]; then say "$failures failure(s)"; exit 1; fi
+say "all passed"
+exit 0
