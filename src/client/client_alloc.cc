@@ -7,8 +7,6 @@
 // stay valid until the caller invokes the release function it is handed.
 // Directives other than PMIX_ALLOC_NEW .. PMIX_ALLOC_REAQUIRE and the
 // implementer range from PMIX_ALLOC_EXTERNAL up are PMIX_ERR_BAD_PARAM.
-#include <unistd.h>
-
 #include <memory>
 
 #include "pmix.h"
@@ -37,11 +35,8 @@ pmix_status_t Start(pmix_alloc_directive_t directive, std::span<const pmix_info_
         w.Pack(&directive, 1, PMIX_ALLOC_DIRECTIVE).InfoArray(infos->view());
       },
       [directive, infos](server::Server& s, InfoDone done) {
-        server::Requester who{s.myproc, ::getuid(), ::getgid()};
-        server::Allocate(s, who, directive, infos->view(),
-                         [done](pmix_status_t status, wire::Infos&& results) {
-                           done(InfoReply{status, std::move(results)});
-                         });
+        server::Allocate(s, server::SelfRequester(s), directive, infos->view(),
+                         AsInfosDone(std::move(done)));
       },
       std::move(done));
 }

@@ -6,8 +6,6 @@
 // is the one that would answer it. The callback always runs on the
 // progress thread, after the _nb call has returned; the results it gets
 // stay valid until the caller invokes the release function it is handed.
-#include <unistd.h>
-
 #include <cstdlib>
 #include <memory>
 #include <vector>
@@ -35,11 +33,8 @@ pmix_status_t Start(std::span<const pmix_proc_t> targets, std::span<const pmix_i
       wire::Msg::kJobControl,
       [procs, shared_dirs](wire::Writer& w) { w.Procs(*procs).InfoArray(shared_dirs->view()); },
       [procs, shared_dirs](server::Server& s, InfoDone done) {
-        server::JobControlRequester who{s.myproc, ::getuid(), ::getgid()};
-        server::JobControl(s, who, *procs, shared_dirs->view(),
-                           [done](pmix_status_t status, wire::Infos&& info) {
-                             done(InfoReply{status, std::move(info)});
-                           });
+        server::JobControl(s, server::SelfRequester(s), *procs, shared_dirs->view(),
+                           AsInfosDone(std::move(done)));
       },
       std::move(done));
 }

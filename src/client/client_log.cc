@@ -6,8 +6,6 @@
 // server) serves the channels it can itself (src/server/log_channels.h:
 // stderr, stdout, syslog) and fails the others with PMIX_ERR_NOT_SUPPORTED.
 // The _nb callback runs on the progress thread after the call returned.
-#include <unistd.h>
-
 #include <memory>
 #include <utility>
 
@@ -50,10 +48,8 @@ void ToServer(const LogArgs& args, InfoDone done) {
         w.InfoArray(args.data->view()).InfoArray(args.directives->view());
       },
       [args](server::Server& s, InfoDone reply) {
-        server::LogRequester who{s.myproc, ::getuid(), ::getgid()};
-        server::Log(s, who, args.data, args.directives, [reply](pmix_status_t status) {
-          reply(InfoReply{status, {}});
-        });
+        server::Log(s, server::SelfRequester(s), args.data, args.directives,
+                    AsStatusDone(std::move(reply)));
       },
       done);
   if (rc != PMIX_SUCCESS) done(InfoReply{rc, {}});

@@ -7,8 +7,6 @@
 // that is itself a server hands it to its own host. The callback (may be
 // NULL) runs on the progress thread after the _nb call returned; its
 // results stay valid until the caller invokes the release function.
-#include <unistd.h>
-
 #include <memory>
 
 #include "pmix.h"
@@ -55,11 +53,8 @@ pmix_status_t Start(const pmix_info_t& monitor, pmix_status_t error,
         w.InfoArray(held_monitor->view()).Status(error).InfoArray(held_dirs->view());
       },
       [held_monitor, error, held_dirs](server::Server& s, InfoDone done) {
-        server::Requester who{s.myproc, ::getuid(), ::getgid()};
-        server::Monitor(s, who, held_monitor->view()[0], error, held_dirs->view(),
-                        [done](pmix_status_t status, wire::Infos&& results) {
-                          done(InfoReply{status, std::move(results)});
-                        });
+        server::Monitor(s, server::SelfRequester(s), held_monitor->view()[0], error,
+                        held_dirs->view(), AsInfosDone(std::move(done)));
       },
       std::move(done));
 }

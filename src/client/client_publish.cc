@@ -15,9 +15,8 @@
 // with a PMIX_UNDEF value; the _nb form returns only what was found),
 // PMIX_ERR_NOT_FOUND none (no pdata). Any other status of the datastore
 // (PMIX_ERR_NO_PERMISSIONS, PMIX_ERR_TIMEOUT, ...) is returned as it is.
-#include <unistd.h>
-
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,10 +32,6 @@ namespace pmix::client {
 namespace {
 
 using Keys = std::vector<std::string>;
-
-server::PubsubRequester Me(const server::Server& s) {
-  return server::PubsubRequester{s.myproc, ::getuid(), ::getgid()};
-}
 
 bool InfoValid(const pmix_info_t* info, size_t ninfo) { return info != nullptr || ninfo == 0; }
 
@@ -68,43 +63,50 @@ pmix_status_t StartPublish(std::span<const pmix_info_t> info, InfoDone done) {
   return StartInfoRequest(
       wire::Msg::kPublish, [held](wire::Writer& w) { w.InfoArray(held->view()); },
       [held](server::Server& s, InfoDone done) {
-        server::Publish(s, Me(s), held->view(),
-                        [done](pmix_status_t status) { done(InfoReply{status, {}}); });
+        server::Publish(s, server::SelfRequester(s), held->view(),
+                        AsStatusDone(std::move(done)));
+      },
+      std::move(done));
+}
+
+// Runs a lookup / unpublish in a server process: the keys and directives
+// stay valid while it runs.
+using KeysRunner = std::function<void(server::Server&, const Keys&,
+                                      std::span<const pmix_info_t>, InfoDone)>;
+
+// A request whose body is the keys, then the directives.
+pmix_status_t StartKeysRequest(wire::Msg msg, Keys keys, std::span<const pmix_info_t> directives,
+                               KeysRunner run, InfoDone done) {
+  auto dirs = SharedCopy(directives);
+  if (!dirs.ok()) return dirs.status().code();
+  std::shared_ptr<wire::Infos> held = *dirs;
+  auto names = std::make_shared<const Keys>(std::move(keys));
+  return StartInfoRequest(
+      msg,
+      [held, names](wire::Writer& w) {
+        WriteKeys(w, *names);
+        w.InfoArray(held->view());
+      },
+      [held, names, run = std::move(run)](server::Server& s, InfoDone done) {
+        run(s, *names, held->view(), std::move(done));
       },
       std::move(done));
 }
 
 pmix_status_t StartUnpublish(Keys keys, std::span<const pmix_info_t> directives, InfoDone done) {
-  auto dirs = SharedCopy(directives);
-  if (!dirs.ok()) return dirs.status().code();
-  std::shared_ptr<wire::Infos> held = *dirs;
-  auto names = std::make_shared<const Keys>(std::move(keys));
-  return StartInfoRequest(
-      wire::Msg::kUnpublish,
-      [held, names](wire::Writer& w) {
-        WriteKeys(w, *names);
-        w.InfoArray(held->view());
-      },
-      [held, names](server::Server& s, InfoDone done) {
-        server::Unpublish(s, Me(s), *names, held->view(),
-                          [done](pmix_status_t status) { done(InfoReply{status, {}}); });
+  return StartKeysRequest(
+      wire::Msg::kUnpublish, std::move(keys), directives,
+      [](server::Server& s, const Keys& names, std::span<const pmix_info_t> dirs, InfoDone done) {
+        server::Unpublish(s, server::SelfRequester(s), names, dirs, AsStatusDone(std::move(done)));
       },
       std::move(done));
 }
 
 pmix_status_t StartLookup(Keys keys, std::span<const pmix_info_t> directives, InfoDone done) {
-  auto dirs = SharedCopy(directives);
-  if (!dirs.ok()) return dirs.status().code();
-  std::shared_ptr<wire::Infos> held = *dirs;
-  auto names = std::make_shared<const Keys>(std::move(keys));
-  return StartInfoRequest(
-      wire::Msg::kLookup,
-      [held, names](wire::Writer& w) {
-        WriteKeys(w, *names);
-        w.InfoArray(held->view());
-      },
-      [held, names](server::Server& s, InfoDone done) {
-        server::Lookup(s, Me(s), *names, held->view(),
+  return StartKeysRequest(
+      wire::Msg::kLookup, std::move(keys), directives,
+      [](server::Server& s, const Keys& names, std::span<const pmix_info_t> dirs, InfoDone done) {
+        server::Lookup(s, server::SelfRequester(s), names, dirs,
                        [done](pmix_status_t status, server::LookupFound&& found) {
                          auto infos = server::EncodeFound(found);
                          if (!infos.ok()) return done(InfoReply{infos.status().code(), {}});

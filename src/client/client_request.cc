@@ -46,6 +46,16 @@ pmix_status_t StartInfoRequest(wire::Msg msg, BodyWriter write, ServerRunner as_
   return posted.code();
 }
 
+server::InfosDone AsInfosDone(InfoDone done) {
+  return [done = std::move(done)](pmix_status_t status, wire::Infos&& infos) {
+    done(InfoReply{status, std::move(infos)});
+  };
+}
+
+server::StatusDone AsStatusDone(InfoDone done) {
+  return [done = std::move(done)](pmix_status_t status) { done(InfoReply{status, {}}); };
+}
+
 Result<InfoReply> WaitInfoReply(const std::function<pmix_status_t(InfoDone)>& start) {
   return runtime::WaitForCallback<InfoReply>(
       [&](std::function<void(InfoReply&&)> done) { return start(std::move(done)); });

@@ -20,6 +20,7 @@
 #include "pmix.h"
 #include "src/common/status.h"
 #include "src/server/server_state.h"
+#include "src/server/server_upcall.h"
 #include "src/wire/buffer.h"
 #include "src/wire/protocol.h"
 
@@ -35,6 +36,11 @@ using ServerRunner = std::function<void(server::Server&, InfoDone)>;
 
 pmix_status_t StartInfoRequest(wire::Msg msg, BodyWriter write, ServerRunner as_server,
                                InfoDone done);
+
+// For `as_server`: the server-side operation's completion (status and
+// infos / status only) turned into `done`'s InfoReply.
+server::InfosDone AsInfosDone(InfoDone done);
+server::StatusDone AsStatusDone(InfoDone done);
 
 // The blocking form of any operation started like StartInfoRequest:
 // `start(done)` starts it (returns its status), this waits for done

@@ -12,8 +12,6 @@
 // than server::kMaxSpawnApps, a NULL job info array with a count, an app
 // whose info array is NULL with a count. Everything else (a missing
 // command, ...) is the host's to judge.
-#include <unistd.h>
-
 #include <cstring>
 #include <memory>
 #include <string>
@@ -58,13 +56,10 @@ pmix_status_t Start(std::span<const pmix_info_t> job_info, std::span<const pmix_
         server::PackApps(w, req->apps.view());
       },
       [req](server::Server& s, InfoDone done) {
-        server::SpawnRequester who{s.myproc, ::getuid(), ::getgid(), false};
-        server::Spawn(s, who, req->job_info.view(), std::move(req->apps),
-                      [done](pmix_status_t status, std::string nspace) {
+        server::Spawn(s, server::SelfRequester(s), false, req->job_info.view(),
+                      std::move(req->apps), [done](pmix_status_t status, std::string nspace) {
                         InfoReply reply{status, {}};
-                        if (status == PMIX_SUCCESS && !nspace.empty())
-                          reply.status =
-                              reply.info.Add(PMIX_NSPACE, nspace.c_str(), PMIX_STRING).code();
+                        reply.status = server::SpawnResult(status, nspace, &reply.info);
                         done(std::move(reply));
                       });
       },

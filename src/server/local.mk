@@ -8,7 +8,8 @@ src_libpmix_core_la_SOURCES += \
 # PMIx_Fence on the server (server_fence*.{h,cc}).
 src_libpmix_core_la_SOURCES += \
 	src/server/server_fence.cc src/server/server_fence.h \
-	src/server/server_fence_tracker.cc
+	src/server/server_fence_tracker.cc \
+	src/server/server_collective.cc src/server/server_collective.h
 if HAVE_GTEST
 check_PROGRAMS += test/unit/server/fence_tracker_tests
 TESTS += test/unit/server/fence_tracker_tests
@@ -67,7 +68,7 @@ TESTS += test/unit/server/server_misc_tests
 test_unit_server_server_misc_tests_SOURCES = \
 	test/unit/server/envar_directives_test.cc \
 	test/unit/server/iof_registry_test.cc \
-	test/unit/server/server_apis_test.cc
+	test/unit/server/server_apis_test.cc test/unit/server/in_process_server.h
 test_unit_server_server_misc_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
 # The test runs a server in-process: its dlopen'd components (gds, ptl, ...)
 # resolve the PMIx_* API against the executable, so export it.
@@ -101,7 +102,8 @@ endif
 if HAVE_GTEST
 check_PROGRAMS += test/unit/server/publish_tests
 TESTS += test/unit/server/publish_tests
-test_unit_server_publish_tests_SOURCES = test/unit/server/publish_test.cc
+test_unit_server_publish_tests_SOURCES = test/unit/server/publish_test.cc \
+	test/unit/server/in_process_server.h
 test_unit_server_publish_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
 # An in-process server: its dlopen'd components resolve the API against the executable.
 test_unit_server_publish_tests_LDFLAGS = -pthread -Wl,--export-dynamic

@@ -10,20 +10,6 @@
 namespace pmix::server {
 namespace {
 
-// `info` without PMIX_USERID / PMIX_GRPID, then the requester's own.
-Result<std::shared_ptr<wire::Infos>> WithRequesterIds(std::span<const pmix_info_t> info,
-                                                      const Requester& who) {
-  auto out = std::make_shared<wire::Infos>();
-  for (const pmix_info_t& i : info) {
-    if (PMIX_CHECK_KEY(&i, PMIX_USERID) || PMIX_CHECK_KEY(&i, PMIX_GRPID)) continue;
-    PMIX_RETURN_IF_ERROR(out->Append(i));
-  }
-  uint32_t uid = who.uid, gid = who.gid;
-  PMIX_RETURN_IF_ERROR(out->Add(PMIX_USERID, &uid, PMIX_UINT32));
-  PMIX_RETURN_IF_ERROR(out->Add(PMIX_GRPID, &gid, PMIX_UINT32));
-  return out;
-}
-
 // Calls the host through `call(infos, cbfunc, cbdata)`; the infos (and
 // whatever `keep` holds) stay alive until the host is done.
 void AskHost(const Requester& who, std::span<const pmix_info_t> info,
@@ -31,7 +17,7 @@ void AskHost(const Requester& who, std::span<const pmix_info_t> info,
              std::shared_ptr<void> keep, const InfosDone& done) {
   auto infos = WithRequesterIds(info, who);
   if (!infos.ok()) return done(infos.status().code(), wire::Infos());
-  std::shared_ptr<wire::Infos> held = *infos;
+  auto held = std::make_shared<wire::Infos>(std::move(*infos));
   CallHostForInfos([&](pmix_info_cbfunc_t cbfunc, void* cbdata) { return call(*held, cbfunc, cbdata); },
                    [done, held, keep](pmix_status_t status, wire::Infos&& results) {
                      done(status, std::move(results));
@@ -80,13 +66,9 @@ void HandleAllocate(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   pmix_alloc_directive_t directive = 0;
   r.Unpack(&directive, 1, PMIX_ALLOC_DIRECTIVE);
   wire::Infos info = r.InfoArray();
-  std::weak_ptr<Peer> weak = peer;
-  ptl::Frame reply_to = ReplyHeader(frame);
-  if (!r.status().ok()) return ReplyStatusInfos(weak, reply_to, r.status().code(), wire::Infos());
-  Allocate(s, Requester{peer->proc, peer->uid, peer->gid}, directive, info.view(),
-           [weak, reply_to](pmix_status_t status, wire::Infos&& results) {
-             ReplyStatusInfos(weak, reply_to, status, results);
-           });
+  InfosDone reply = InfosReplier(peer, frame);
+  if (!r.status().ok()) return reply(r.status().code(), wire::Infos());
+  Allocate(s, RequesterOf(*peer), directive, info.view(), std::move(reply));
 }
 
 void HandleMonitor(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
@@ -94,16 +76,12 @@ void HandleMonitor(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   wire::Infos monitor = r.InfoArray();
   pmix_status_t error = r.Status();
   wire::Infos directives = r.InfoArray();
-  std::weak_ptr<Peer> weak = peer;
-  ptl::Frame reply_to = ReplyHeader(frame);
+  InfosDone reply = InfosReplier(peer, frame);
   pmix_status_t bad = !r.status().ok() ? r.status().code()
                       : monitor.size() != 1 ? PMIX_ERR_BAD_PARAM
                                             : PMIX_SUCCESS;
-  if (bad != PMIX_SUCCESS) return ReplyStatusInfos(weak, reply_to, bad, wire::Infos());
-  Monitor(s, Requester{peer->proc, peer->uid, peer->gid}, monitor.view()[0], error,
-          directives.view(), [weak, reply_to](pmix_status_t status, wire::Infos&& results) {
-            ReplyStatusInfos(weak, reply_to, status, results);
-          });
+  if (bad != PMIX_SUCCESS) return reply(bad, wire::Infos());
+  Monitor(s, RequesterOf(*peer), monitor.view()[0], error, directives.view(), std::move(reply));
 }
 
 }  // namespace pmix::server

@@ -8,7 +8,7 @@
 // error code and the directives. Both get the requester and, appended to
 // the infos, PMIX_USERID and PMIX_GRPID of the requester (§13.1.1,
 // §13.3.1); a PMIX_USERID / PMIX_GRPID the requester put there itself is
-// dropped first, so the host can trust the ones it reads. A NULL upcall
+// dropped first, so the host can trust the ones it reads (AddRequesterIds). A NULL upcall
 // in the host's module answers PMIX_ERR_NOT_SUPPORTED. The host's status
 // and result infos go back to the requester.
 //
@@ -31,14 +31,10 @@
 
 #include <span>
 
-#include "src/server/server_job_control.h"
 #include "src/server/server_state.h"
 #include "src/server/server_upcall.h"
 
 namespace pmix::server {
-
-// Who asks: proc, uid, gid (the same record job control uses).
-using Requester = JobControlRequester;
 
 // `done` runs exactly once on the progress thread (possibly before the
 // call returns), unless the server finalizes while the host holds the

@@ -13,6 +13,7 @@
 #include "src/common/info_lookup.h"
 #include "src/common/output.h"
 #include "src/runtime/context.h"
+#include "src/server/server_collective.h"
 #include "src/server/server_fence.h"
 #include "src/server/server_internal.h"
 
@@ -53,24 +54,6 @@ pmix_server_connect_fn_t UpcallOf(const Server& s, ConnectKind kind) {
   return kind == ConnectKind::kConnect ? s.module.connect : s.module.disconnect;
 }
 
-pmix_proc_t ProcOf(const ProcName& who) {
-  pmix_proc_t p{};
-  PMIx_Load_procid(&p, who.nspace.c_str(), who.rank);
-  return p;
-}
-
-fence::NamespaceLookup LookupIn(Server& s) {
-  return [&s](std::string_view name) -> std::optional<fence::NamespaceFacts> {
-    Namespace* ns = s.FindNamespace(name);
-    if (ns == nullptr) return std::nullopt;
-    fence::NamespaceFacts facts;
-    facts.local_ranks.insert(ns->summary.local_ranks.begin(), ns->summary.local_ranks.end());
-    for (const auto& entry : ns->clients) facts.local_ranks.insert(entry.first);
-    facts.job_size = ns->summary.job_size;
-    return facts;
-  };
-}
-
 // The registration of every participating namespace registered here.
 std::vector<JobInfoRecord> JobInfoOf(Server& s, std::span<const pmix_proc_t> canonical) {
   std::vector<JobInfoRecord> out;
@@ -97,17 +80,11 @@ wire::Bytes ReplyBody(const pmix_bfrops_module_t* codec, pmix_status_t status,
   return StatusBody(codec, body.status().code());
 }
 
-// One body per codec: every local participant gets the same answer.
+// Every local participant gets the same answer.
 void AnswerAll(const Tracker& t, pmix_status_t status, std::span<const JobInfoRecord> records) {
-  std::map<const pmix_bfrops_module_t*, wire::Bytes> bodies;
-  for (const auto& [who, c] : t.contributions) {
-    auto peer = c.peer.lock();
-    if (peer == nullptr || peer->conn->closed()) continue;
-    const pmix_bfrops_module_t* codec = peer->conn->codec();
-    auto it = bodies.find(codec);
-    if (it == bodies.end()) it = bodies.emplace(codec, ReplyBody(codec, status, records)).first;
-    peer->conn->Reply(c.request, it->second).ok();
-  }
+  fence::AnswerAll(t, [&](const pmix_bfrops_module_t* codec) {
+    return ReplyBody(codec, status, records);
+  });
 }
 
 // Ends a collective (whatever the reason) and answers its participants.
@@ -153,13 +130,7 @@ void Launch(Server& s, ConnectKind kind, Tracker& t) {
 }
 
 void ArmDeadline(ConnectKind kind, Tracker& t, int64_t seconds) {
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  if (t.deadline && *t.deadline <= deadline) return;
-  runtime::ProgressEngine* engine = runtime::Engine();
-  if (engine == nullptr) return;
-  t.deadline = deadline;
-  uint64_t id = t.id;
-  t.timer = engine->AddTimer(std::chrono::seconds(seconds), [kind, id] {
+  fence::ArmDeadline(t, seconds, [kind](uint64_t id) {
     if (Server* s = CurrentServer(); s != nullptr) Complete(*s, kind, id, PMIX_ERR_TIMEOUT);
   });
 }
@@ -180,13 +151,13 @@ Result<Prepared> Prepare(Server& s, const Peer& peer, ConnectKind kind,
   for (const auto& p : *canonical) {
     if (!host && s.FindNamespace(p.nspace) == nullptr) return Status(PMIX_ERR_NOT_SUPPORTED);
   }
-  auto participants = fence::Resolve(*canonical, LookupIn(s));
+  auto participants = fence::Resolve(*canonical, fence::NamespacesOf(s));
   if (!participants.ok()) return participants.status();
   if (participants->remote && !host) return Status(PMIX_ERR_NOT_SUPPORTED);
   if (participants->local.count(fence::NameOf(peer.proc)) == 0) return Status(PMIX_ERR_BAD_PARAM);
   for (const auto& who : participants->local) {
     auto gone = State().gone.find(who);
-    if (gone != State().gone.end() && s.FindPeer(ProcOf(who)) == nullptr)
+    if (gone != State().gone.end() && s.FindPeer(fence::ProcOf(who)) == nullptr)
       return Status(gone->second);
   }
   std::string key = fence::CollectiveKey(*canonical);

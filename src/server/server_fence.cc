@@ -33,6 +33,7 @@
 #include "src/common/info_lookup.h"
 #include "src/common/output.h"
 #include "src/runtime/context.h"
+#include "src/server/server_collective.h"
 #include "src/server/server_fence.h"
 #include "src/server/server_internal.h"
 #include "src/wire/proc_data.h"
@@ -61,24 +62,6 @@ FenceState& State() {
 
 void* IdToCbdata(uint64_t id) { return reinterpret_cast<void*>(static_cast<uintptr_t>(id)); }
 
-fence::NamespaceLookup LookupIn(Server& s) {
-  return [&s](std::string_view name) -> std::optional<fence::NamespaceFacts> {
-    Namespace* ns = s.FindNamespace(name);
-    if (ns == nullptr) return std::nullopt;
-    fence::NamespaceFacts facts;
-    facts.local_ranks.insert(ns->summary.local_ranks.begin(), ns->summary.local_ranks.end());
-    for (const auto& entry : ns->clients) facts.local_ranks.insert(entry.first);
-    facts.job_size = ns->summary.job_size;
-    return facts;
-  };
-}
-
-pmix_proc_t ProcOf(const ProcName& who) {
-  pmix_proc_t p{};
-  PMIx_Load_procid(&p, who.nspace.c_str(), who.rank);
-  return p;
-}
-
 wire::Bytes ReplyBody(const pmix_bfrops_module_t* codec, pmix_status_t status,
                       std::span<const wire::ProcData> records) {
   wire::Writer w(codec);
@@ -90,17 +73,11 @@ wire::Bytes ReplyBody(const pmix_bfrops_module_t* codec, pmix_status_t status,
   return StatusBody(codec, body.status().code());
 }
 
-// One body per codec: every local participant gets the same answer.
+// Every local participant gets the same answer.
 void AnswerAll(const Tracker& t, pmix_status_t status, std::span<const wire::ProcData> records) {
-  std::map<const pmix_bfrops_module_t*, wire::Bytes> bodies;
-  for (const auto& [who, c] : t.contributions) {
-    auto peer = c.peer.lock();
-    if (peer == nullptr || peer->conn->closed()) continue;
-    const pmix_bfrops_module_t* codec = peer->conn->codec();
-    auto it = bodies.find(codec);
-    if (it == bodies.end()) it = bodies.emplace(codec, ReplyBody(codec, status, records)).first;
-    peer->conn->Reply(c.request, it->second).ok();
-  }
+  fence::AnswerAll(t, [&](const pmix_bfrops_module_t* codec) {
+    return ReplyBody(codec, status, records);
+  });
 }
 
 // Removes a tracker; one whose host callback is still due is kept aside.
@@ -131,7 +108,7 @@ void Fail(uint64_t id, pmix_status_t status) {
 Result<Records> CollectLocal(const Server& s, const Tracker& t, pmix_gds_view_t view) {
   Records out;
   for (const auto& who : t.participants.local) {
-    auto rec = wire::CollectProcData(s.store, ProcOf(who), view);
+    auto rec = wire::CollectProcData(s.store, fence::ProcOf(who), view);
     if (!rec.ok()) return rec.status();
     if (rec->kvs.size() > 0) out.push_back(std::move(*rec));
   }
@@ -236,13 +213,7 @@ void HostDone(pmix_status_t status, const char* data, size_t ndata, void* cbdata
 }
 
 void ArmDeadline(Tracker& t, int64_t seconds) {
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  if (t.deadline && *t.deadline <= deadline) return;
-  runtime::ProgressEngine* engine = runtime::Engine();
-  if (engine == nullptr) return;
-  t.deadline = deadline;
-  uint64_t id = t.id;
-  t.timer = engine->AddTimer(std::chrono::seconds(seconds), [id] {
+  fence::ArmDeadline(t, seconds, [](uint64_t id) {
     if (CurrentServer() != nullptr) Fail(id, PMIX_ERR_TIMEOUT);
   });
 }
@@ -262,12 +233,12 @@ Result<Prepared> Prepare(Server& s, const Peer& peer, std::span<const pmix_proc_
     if (s.module.fence_nb == nullptr && s.FindNamespace(p.nspace) == nullptr)
       return Status(PMIX_ERR_NOT_FOUND);
   }
-  auto participants = fence::Resolve(*canonical, LookupIn(s));
+  auto participants = fence::Resolve(*canonical, fence::NamespacesOf(s));
   if (!participants.ok()) return participants.status();
   if (participants->remote && s.module.fence_nb == nullptr) return Status(PMIX_ERR_NOT_SUPPORTED);
   if (participants->local.count(fence::NameOf(peer.proc)) == 0) return Status(PMIX_ERR_BAD_PARAM);
   for (const auto& who : participants->local) {
-    if (State().dead.count(who) != 0 && s.FindPeer(ProcOf(who)) == nullptr)
+    if (State().dead.count(who) != 0 && s.FindPeer(fence::ProcOf(who)) == nullptr)
       return Status(PMIX_ERR_PROC_TERM_WO_SYNC);
   }
   std::string key = fence::CollectiveKey(*canonical);

@@ -50,6 +50,8 @@ struct ProcName {
   auto operator<=>(const ProcName&) const = default;
 };
 ProcName NameOf(const pmix_proc_t& proc);
+// The inverse of NameOf.
+pmix_proc_t ProcOf(const ProcName& name);
 
 // The participant list in canonical form: sorted by (nspace, rank),
 // duplicates dropped, a {nspace, PMIX_RANK_WILDCARD} entry absorbing the

@@ -56,6 +56,12 @@ ProcName NameOf(const pmix_proc_t& proc) {
   return ProcName{std::string(proc.nspace, ::strnlen(proc.nspace, PMIX_MAX_NSLEN)), proc.rank};
 }
 
+pmix_proc_t ProcOf(const ProcName& name) {
+  pmix_proc_t p{};
+  PMIx_Load_procid(&p, name.nspace.c_str(), name.rank);
+  return p;
+}
+
 Result<std::vector<pmix_proc_t>> Canonicalize(std::span<const pmix_proc_t> procs) {
   if (procs.empty()) return Status(PMIX_ERR_BAD_PARAM);
   std::vector<pmix_proc_t> sorted;

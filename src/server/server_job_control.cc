@@ -27,13 +27,11 @@ void RunAll(std::vector<cleanup::Request> requests) {
   for (const cleanup::Request& req : requests) cleanup::Execute(req);
 }
 
-// The host's part: rest plus the requester's uid/gid.
-void AskHost(Server& s, const JobControlRequester& who, std::span<const pmix_proc_t> targets,
+// The host's part: rest with the requester's uid/gid.
+void AskHost(Server& s, const Requester& who, std::span<const pmix_proc_t> targets,
              wire::Infos rest, const JobControlDone& done) {
   if (s.module.job_control == nullptr) return done(PMIX_ERR_NOT_SUPPORTED, wire::Infos());
-  uint32_t uid = who.uid, gid = who.gid;
-  Status added = rest.Add(PMIX_USERID, &uid, PMIX_UINT32);
-  if (added.ok()) added = rest.Add(PMIX_GRPID, &gid, PMIX_UINT32);
+  Status added = AddRequesterIds(&rest, who);
   if (!added.ok()) return done(added.code(), wire::Infos());
   auto dirs = std::make_shared<wire::Infos>(std::move(rest));
   auto job_control = s.module.job_control;
@@ -49,7 +47,7 @@ void AskHost(Server& s, const JobControlRequester& who, std::span<const pmix_pro
 
 }  // namespace
 
-void JobControl(Server& s, const JobControlRequester& who, std::span<const pmix_proc_t> targets,
+void JobControl(Server& s, const Requester& who, std::span<const pmix_proc_t> targets,
                 std::span<const pmix_info_t> directives, JobControlDone done) {
   cleanup::Request req;
   req.owner = who.uid;
@@ -71,14 +69,9 @@ void HandleJobControl(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   wire::Reader r(peer->conn->codec(), frame.payload);
   std::vector<pmix_proc_t> targets = r.Procs();
   wire::Infos directives = r.InfoArray();
-  std::weak_ptr<Peer> weak = peer;
-  ptl::Frame reply_to = ReplyHeader(frame);
-  if (!r.status().ok()) return ReplyStatusInfos(weak, reply_to, r.status().code(), wire::Infos());
-  JobControlRequester who{peer->proc, peer->uid, peer->gid};
-  JobControl(s, who, targets, directives.view(),
-             [weak, reply_to](pmix_status_t status, wire::Infos&& results) {
-               ReplyStatusInfos(weak, reply_to, status, results);
-             });
+  InfosDone reply = InfosReplier(peer, frame);
+  if (!r.status().ok()) return reply(r.status().code(), wire::Infos());
+  JobControl(s, RequesterOf(*peer), targets, directives.view(), std::move(reply));
 }
 
 void JobControlOnPeerLost(Server&, const PeerPtr& peer) {

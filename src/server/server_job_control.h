@@ -6,7 +6,8 @@
 // PMIX_RANK_WILDCARD, and targets that never connected), or at server
 // finalize. No target means the requester itself. Every other directive
 // goes to the host's job_control upcall, with PMIX_USERID and PMIX_GRPID
-// of the requester added (§13.2.1); a request that has nothing left after
+// of the requester in place of any the requester sent (§13.2.1,
+// AddRequesterIds); a request that has nothing left after
 // the cleanup directives succeeds without an upcall (as OpenPMIx 4.2.2
 // does for Open MPI's MPI_Init), one that has and finds no upcall fails
 // with PMIX_ERR_NOT_SUPPORTED.
@@ -18,29 +19,22 @@
 #ifndef PMIXX_SRC_SERVER_SERVER_JOB_CONTROL_H
 #define PMIXX_SRC_SERVER_SERVER_JOB_CONTROL_H
 
-#include <sys/types.h>
-
 #include <functional>
 #include <span>
 #include <string>
 
 #include "src/server/server_state.h"
+#include "src/server/server_upcall.h"
 #include "src/wire/buffer.h"
 
 namespace pmix::server {
 
-struct JobControlRequester {
-  pmix_proc_t proc{};
-  uid_t uid = 0;
-  gid_t gid = 0;
-};
-
 // Called exactly once with the outcome and the host's results, on the
 // progress thread (possibly before JobControl returns), unless the server
 // finalizes while the host still holds the request.
-using JobControlDone = std::function<void(pmix_status_t, wire::Infos&&)>;
+using JobControlDone = InfosDone;
 
-void JobControl(Server& s, const JobControlRequester& who, std::span<const pmix_proc_t> targets,
+void JobControl(Server& s, const Requester& who, std::span<const pmix_proc_t> targets,
                 std::span<const pmix_info_t> directives, JobControlDone done);
 
 // The kJobControl message handler.

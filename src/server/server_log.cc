@@ -12,27 +12,23 @@ namespace pmix::server {
 namespace {
 
 // The host's directives: the caller's plus who is asking.
-Result<wire::Infos> HostDirectives(const LogRequester& who, const wire::Infos& directives) {
+Result<wire::Infos> HostDirectives(const Requester& who, const wire::Infos& directives) {
   auto out = wire::Infos::CopyOf(directives.view());
   if (!out.ok()) return out.status();
-  uint32_t uid = who.uid, gid = who.gid;
-  Status st;
   if (FindInfo(directives.view(), PMIX_LOG_SOURCE) == nullptr)
-    st = out->Add(PMIX_LOG_SOURCE, &who.proc, PMIX_PROC);
-  if (st.ok()) st = out->Add(PMIX_USERID, &uid, PMIX_UINT32);
-  if (st.ok()) st = out->Add(PMIX_GRPID, &gid, PMIX_UINT32);
-  if (!st.ok()) return st;
+    PMIX_RETURN_IF_ERROR(out->Add(PMIX_LOG_SOURCE, &who.proc, PMIX_PROC));
+  PMIX_RETURN_IF_ERROR(AddRequesterIds(&*out, who));
   return out;
 }
 
-pmix_status_t ServeHere(const LogRequester& who, const wire::Infos& data,
+pmix_status_t ServeHere(const Requester& who, const wire::Infos& data,
                         const wire::Infos& directives) {
   return logging::LogLocally(who.proc, data.view(), directives.view(), logging::SystemSinks());
 }
 
 }  // namespace
 
-void Log(Server& s, const LogRequester& who, std::shared_ptr<const wire::Infos> data,
+void Log(Server& s, const Requester& who, std::shared_ptr<const wire::Infos> data,
          std::shared_ptr<const wire::Infos> directives, LogDone done) {
   if (data->size() == 0) return done(PMIX_ERR_BAD_PARAM);
   if (s.module.log == nullptr) return done(ServeHere(who, *data, *directives));
@@ -40,7 +36,7 @@ void Log(Server& s, const LogRequester& who, std::shared_ptr<const wire::Infos> 
   if (!dirs.ok()) return done(dirs.status().code());
   // Everything the host is handed stays valid until its callback.
   auto host_dirs = std::make_shared<wire::Infos>(std::move(*dirs));
-  auto requester = std::make_shared<LogRequester>(who);
+  auto requester = std::make_shared<Requester>(who);
   auto log = s.module.log;
   CallHostForStatus(
       [&](pmix_op_cbfunc_t cbfunc, void* cbdata) {
@@ -59,13 +55,9 @@ void HandleLog(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   wire::Reader r(peer->conn->codec(), frame.payload);
   auto data = std::make_shared<wire::Infos>(r.InfoArray());
   auto directives = std::make_shared<wire::Infos>(r.InfoArray());
-  std::weak_ptr<Peer> weak = peer;
-  ptl::Frame reply_to = ReplyHeader(frame);
-  if (!r.status().ok()) return ReplyStatusInfos(weak, reply_to, r.status().code(), wire::Infos());
-  LogRequester who{peer->proc, peer->uid, peer->gid};
-  Log(s, who, std::move(data), std::move(directives), [weak, reply_to](pmix_status_t status) {
-    ReplyStatusInfos(weak, reply_to, status, wire::Infos());
-  });
+  StatusDone reply = StatusReplier(peer, frame);
+  if (!r.status().ok()) return reply(r.status().code());
+  Log(s, RequesterOf(*peer), std::move(data), std::move(directives), std::move(reply));
 }
 
 }  // namespace pmix::server

@@ -2,7 +2,8 @@
 //
 // A request goes to the host's log upcall with the requester: the data as
 // given, the directives plus PMIX_LOG_SOURCE (the requester, unless the
-// directives name a source), PMIX_USERID and PMIX_GRPID (§13.4.1). The
+// directives name a source), PMIX_USERID and PMIX_GRPID in place of any
+// the requester sent (§13.4.1, AddRequesterIds). The
 // host's status is the outcome. When the host has no log upcall, or
 // answers PMIX_ERR_NOT_SUPPORTED, the server serves the channels it can
 // itself (log_channels.h: stderr, stdout, syslog) and fails with
@@ -15,28 +16,21 @@
 #ifndef PMIXX_SRC_SERVER_SERVER_LOG_H
 #define PMIXX_SRC_SERVER_SERVER_LOG_H
 
-#include <sys/types.h>
-
 #include <functional>
 #include <memory>
 
 #include "src/server/server_state.h"
+#include "src/server/server_upcall.h"
 #include "src/wire/buffer.h"
 
 namespace pmix::server {
-
-struct LogRequester {
-  pmix_proc_t proc{};
-  uid_t uid = 0;
-  gid_t gid = 0;
-};
 
 // Called exactly once with the outcome, on the progress thread (possibly
 // before Log returns), unless the server finalizes while the host holds
 // the request.
 using LogDone = std::function<void(pmix_status_t)>;
 
-void Log(Server& s, const LogRequester& who, std::shared_ptr<const wire::Infos> data,
+void Log(Server& s, const Requester& who, std::shared_ptr<const wire::Infos> data,
          std::shared_ptr<const wire::Infos> directives, LogDone done);
 
 // The kLog message handler.

@@ -34,26 +34,12 @@ struct UpcallArgs {
   pmix_info_t* Info() { return info.size() > 0 ? info.data() : nullptr; }
 };
 
-// The directives as the host gets them: the requester's own PMIX_USERID /
-// PMIX_GRPID claims dropped, the ids the server knows appended.
-Result<wire::Infos> HostDirectives(std::span<const pmix_info_t> in, const PubsubRequester& who) {
-  wire::Infos out;
-  for (const pmix_info_t& i : in) {
-    if (PMIX_CHECK_KEY(&i, PMIX_USERID) || PMIX_CHECK_KEY(&i, PMIX_GRPID)) continue;
-    PMIX_RETURN_IF_ERROR(out.Append(i));
-  }
-  uint32_t uid = who.uid, gid = who.gid;
-  PMIX_RETURN_IF_ERROR(out.Add(PMIX_USERID, &uid, PMIX_UINT32));
-  PMIX_RETURN_IF_ERROR(out.Add(PMIX_GRPID, &gid, PMIX_UINT32));
-  return out;
-}
-
-Result<std::shared_ptr<UpcallArgs>> MakeArgs(const PubsubRequester& who,
+Result<std::shared_ptr<UpcallArgs>> MakeArgs(const Requester& who,
                                              std::span<const pmix_info_t> directives,
                                              const std::vector<std::string>& keys) {
   for (const std::string& k : keys)
     if (!ValidPubsubKey(k.c_str())) return Status(PMIX_ERR_BAD_PARAM);
-  auto dirs = HostDirectives(directives, who);
+  auto dirs = WithRequesterIds(directives, who);
   if (!dirs.ok()) return dirs.status();
   return std::make_shared<UpcallArgs>(who.proc, std::move(*dirs), keys);
 }
@@ -69,6 +55,21 @@ Result<std::vector<std::string>> ReadKeys(wire::Reader& r) {
   return keys;
 }
 
+// A lookup's / unpublish's body: the keys, then the directives.
+struct KeysRequest {
+  std::vector<std::string> keys;
+  wire::Infos directives;
+};
+
+Result<KeysRequest> ReadKeysRequest(const PeerPtr& peer, const ptl::Frame& frame) {
+  wire::Reader r(peer->conn->codec(), frame.payload);
+  auto keys = ReadKeys(r);
+  if (!keys.ok()) return keys.status();
+  wire::Infos directives = r.InfoArray();
+  if (!r.status().ok()) return r.status();
+  return KeysRequest{std::move(*keys), std::move(directives)};
+}
+
 }  // namespace
 
 bool ValidPubsubKey(const char* key) {
@@ -76,7 +77,7 @@ bool ValidPubsubKey(const char* key) {
   return strnlen(key, PMIX_MAX_KEYLEN + 1) <= PMIX_MAX_KEYLEN;
 }
 
-void Publish(Server& s, const PubsubRequester& who, std::span<const pmix_info_t> info,
+void Publish(Server& s, const Requester& who, std::span<const pmix_info_t> info,
              StatusDone done) {
   auto publish = s.module.publish;
   if (publish == nullptr) return done(PMIX_ERR_NOT_SUPPORTED);
@@ -90,7 +91,7 @@ void Publish(Server& s, const PubsubRequester& who, std::span<const pmix_info_t>
       [held, done](pmix_status_t status) { done(status); });
 }
 
-void Lookup(Server& s, const PubsubRequester& who, const std::vector<std::string>& keys,
+void Lookup(Server& s, const Requester& who, const std::vector<std::string>& keys,
             std::span<const pmix_info_t> directives, LookupDone done) {
   auto lookup = s.module.lookup;
   if (lookup == nullptr) return done(PMIX_ERR_NOT_SUPPORTED, LookupFound());
@@ -105,7 +106,7 @@ void Lookup(Server& s, const PubsubRequester& who, const std::vector<std::string
       [held, done](pmix_status_t status, LookupFound&& found) { done(status, std::move(found)); });
 }
 
-void Unpublish(Server& s, const PubsubRequester& who, const std::vector<std::string>& keys,
+void Unpublish(Server& s, const Requester& who, const std::vector<std::string>& keys,
                std::span<const pmix_info_t> directives, StatusDone done) {
   auto unpublish = s.module.unpublish;
   if (unpublish == nullptr) return done(PMIX_ERR_NOT_SUPPORTED);
@@ -149,43 +150,28 @@ Result<LookupFound> DecodeFound(std::span<const pmix_info_t> infos) {
 void HandlePublish(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   wire::Reader r(peer->conn->codec(), frame.payload);
   wire::Infos info = r.InfoArray();
-  std::weak_ptr<Peer> weak = peer;
-  ptl::Frame reply_to = ReplyHeader(frame);
-  if (!r.status().ok()) return ReplyStatusInfos(weak, reply_to, r.status().code(), wire::Infos());
-  Publish(s, PubsubRequester{peer->proc, peer->uid, peer->gid}, info.view(),
-          [weak, reply_to](pmix_status_t status) {
-            ReplyStatusInfos(weak, reply_to, status, wire::Infos());
-          });
+  StatusDone reply = StatusReplier(peer, frame);
+  if (!r.status().ok()) return reply(r.status().code());
+  Publish(s, RequesterOf(*peer), info.view(), std::move(reply));
 }
 
 void HandleLookup(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
-  wire::Reader r(peer->conn->codec(), frame.payload);
-  auto keys = ReadKeys(r);
-  wire::Infos directives = keys.ok() ? r.InfoArray() : wire::Infos();
-  std::weak_ptr<Peer> weak = peer;
-  ptl::Frame reply_to = ReplyHeader(frame);
-  if (!keys.ok()) return ReplyStatusInfos(weak, reply_to, keys.status().code(), wire::Infos());
-  if (!r.status().ok()) return ReplyStatusInfos(weak, reply_to, r.status().code(), wire::Infos());
-  Lookup(s, PubsubRequester{peer->proc, peer->uid, peer->gid}, *keys, directives.view(),
-         [weak, reply_to](pmix_status_t status, LookupFound&& found) {
+  auto req = ReadKeysRequest(peer, frame);
+  InfosDone reply = InfosReplier(peer, frame);
+  if (!req.ok()) return reply(req.status().code(), wire::Infos());
+  Lookup(s, RequesterOf(*peer), req->keys, req->directives.view(),
+         [reply](pmix_status_t status, LookupFound&& found) {
            auto infos = EncodeFound(found);
-           if (!infos.ok()) return ReplyStatusInfos(weak, reply_to, infos.status().code(), {});
-           ReplyStatusInfos(weak, reply_to, status, *infos);
+           if (!infos.ok()) return reply(infos.status().code(), wire::Infos());
+           reply(status, std::move(*infos));
          });
 }
 
 void HandleUnpublish(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
-  wire::Reader r(peer->conn->codec(), frame.payload);
-  auto keys = ReadKeys(r);
-  wire::Infos directives = keys.ok() ? r.InfoArray() : wire::Infos();
-  std::weak_ptr<Peer> weak = peer;
-  ptl::Frame reply_to = ReplyHeader(frame);
-  if (!keys.ok()) return ReplyStatusInfos(weak, reply_to, keys.status().code(), wire::Infos());
-  if (!r.status().ok()) return ReplyStatusInfos(weak, reply_to, r.status().code(), wire::Infos());
-  Unpublish(s, PubsubRequester{peer->proc, peer->uid, peer->gid}, *keys, directives.view(),
-            [weak, reply_to](pmix_status_t status) {
-              ReplyStatusInfos(weak, reply_to, status, wire::Infos());
-            });
+  auto req = ReadKeysRequest(peer, frame);
+  StatusDone reply = StatusReplier(peer, frame);
+  if (!req.ok()) return reply(req.status().code());
+  Unpublish(s, RequesterOf(*peer), req->keys, req->directives.view(), std::move(reply));
 }
 
 }  // namespace pmix::server

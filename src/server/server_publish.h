@@ -3,7 +3,7 @@
 // The datastore is the host's: each request goes to the host's publish,
 // lookup or unpublish upcall with the requester's name and its directives,
 // where any PMIX_USERID / PMIX_GRPID the requester sent are replaced by
-// the effective ids the server knows for it (§9.1: the library adds them;
+// the effective ids the server knows for it (§9.1, AddRequesterIds: the library adds them;
 // a client must not be able to pose as another user). A NULL upcall fails
 // the request with PMIX_ERR_NOT_SUPPORTED. The library keeps no state of
 // its own here: a requester that leaves while the host holds its request
@@ -20,8 +20,6 @@
 #ifndef PMIXX_SRC_SERVER_SERVER_PUBLISH_H
 #define PMIXX_SRC_SERVER_SERVER_PUBLISH_H
 
-#include <sys/types.h>
-
 #include <functional>
 #include <span>
 #include <string>
@@ -33,23 +31,17 @@
 
 namespace pmix::server {
 
-struct PubsubRequester {
-  pmix_proc_t proc{};
-  uid_t uid = 0;
-  gid_t gid = 0;
-};
-
 // The most keys one lookup or unpublish may name (a bound on what a peer
 // can make the server allocate).
 inline constexpr uint32_t kMaxPubsubKeys = 1u << 16;
 
 // Each calls `done` exactly once on the progress thread (possibly before
 // returning), unless the server finalizes while the host holds the request.
-void Publish(Server& s, const PubsubRequester& who, std::span<const pmix_info_t> info,
+void Publish(Server& s, const Requester& who, std::span<const pmix_info_t> info,
              StatusDone done);
-void Lookup(Server& s, const PubsubRequester& who, const std::vector<std::string>& keys,
+void Lookup(Server& s, const Requester& who, const std::vector<std::string>& keys,
             std::span<const pmix_info_t> directives, LookupDone done);
-void Unpublish(Server& s, const PubsubRequester& who, const std::vector<std::string>& keys,
+void Unpublish(Server& s, const Requester& who, const std::vector<std::string>& keys,
                std::span<const pmix_info_t> directives, StatusDone done);
 
 // A lookup's results as an info array, two infos per datum: the datum

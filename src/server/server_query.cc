@@ -97,13 +97,9 @@ void Query(Server& s, const pmix_proc_t& requester, query::QueryList&& queries, 
 void HandleQuery(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   wire::Reader r(peer->conn->codec(), frame.payload);
   query::QueryList queries = query::UnpackQueries(r);
-  std::weak_ptr<Peer> weak = peer;
-  ptl::Frame reply_to = ReplyHeader(frame);
-  if (!r.status().ok()) return ReplyStatusInfos(weak, reply_to, r.status().code(), wire::Infos());
-  Query(s, peer->proc, std::move(queries),
-        [weak, reply_to](pmix_status_t status, wire::Infos&& results) {
-          ReplyStatusInfos(weak, reply_to, status, results);
-        });
+  InfosDone reply = InfosReplier(peer, frame);
+  if (!r.status().ok()) return reply(r.status().code(), wire::Infos());
+  Query(s, peer->proc, std::move(queries), std::move(reply));
 }
 
 }  // namespace pmix::server

@@ -71,26 +71,23 @@ struct SpawnArgs {
 };
 
 // The caller's job info plus what §17.3.11 makes the library add.
-Result<wire::Infos> JobInfoForHost(const SpawnRequester& who,
+Result<wire::Infos> JobInfoForHost(const Requester& who, bool is_tool,
                                    std::span<const pmix_info_t> job_info) {
-  auto info = wire::Infos::CopyOf(job_info);
+  auto info = WithRequesterIds(job_info, who);
   if (!info.ok()) return info.status();
-  uint32_t uid = who.uid, gid = who.gid;
   bool yes = true;
-  PMIX_RETURN_IF_ERROR(info->Add(PMIX_USERID, &uid, PMIX_UINT32));
-  PMIX_RETURN_IF_ERROR(info->Add(PMIX_GRPID, &gid, PMIX_UINT32));
   PMIX_RETURN_IF_ERROR(
-      info->Add(who.is_tool ? PMIX_REQUESTOR_IS_TOOL : PMIX_REQUESTOR_IS_CLIENT, &yes, PMIX_BOOL));
+      info->Add(is_tool ? PMIX_REQUESTOR_IS_TOOL : PMIX_REQUESTOR_IS_CLIENT, &yes, PMIX_BOOL));
   return std::move(*info);
 }
 
 }  // namespace
 
-void Spawn(Server& s, const SpawnRequester& who, std::span<const pmix_info_t> job_info, Apps apps,
-           SpawnDone done) {
+void Spawn(Server& s, const Requester& who, bool is_tool, std::span<const pmix_info_t> job_info,
+           Apps apps, SpawnDone done) {
   if (s.module.spawn == nullptr) return done(PMIX_ERR_NOT_SUPPORTED, "");
   if (apps.size() == 0) return done(PMIX_ERR_BAD_PARAM, "");
-  auto info = JobInfoForHost(who, job_info);
+  auto info = JobInfoForHost(who, is_tool, job_info);
   if (!info.ok()) return done(info.status().code(), "");
   auto args = std::make_shared<SpawnArgs>();
   args->requester = who.proc;
@@ -107,22 +104,23 @@ void Spawn(Server& s, const SpawnRequester& who, std::span<const pmix_info_t> jo
       });
 }
 
+pmix_status_t SpawnResult(pmix_status_t status, const std::string& nspace, wire::Infos* infos) {
+  if (status != PMIX_SUCCESS || nspace.empty()) return status;
+  Status added = infos->Add(PMIX_NSPACE, nspace.c_str(), PMIX_STRING);
+  return added.ok() ? status : added.code();
+}
+
 void HandleSpawn(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   wire::Reader r(peer->conn->codec(), frame.payload);
   wire::Infos job_info = r.InfoArray();
   auto apps = UnpackApps(r);
-  std::weak_ptr<Peer> weak = peer;
-  ptl::Frame reply_to = ReplyHeader(frame);
-  if (!apps.ok()) return ReplyStatusInfos(weak, reply_to, apps.status().code(), wire::Infos());
-  SpawnRequester who{peer->proc, peer->uid, peer->gid, peer->is_tool};
-  Spawn(s, who, job_info.view(), std::move(*apps),
-        [weak, reply_to](pmix_status_t status, std::string nspace) {
+  InfosDone reply = InfosReplier(peer, frame);
+  if (!apps.ok()) return reply(apps.status().code(), wire::Infos());
+  Spawn(s, RequesterOf(*peer), peer->is_tool, job_info.view(), std::move(*apps),
+        [reply](pmix_status_t status, std::string nspace) {
           wire::Infos result;
-          if (status == PMIX_SUCCESS && !nspace.empty()) {
-            Status added = result.Add(PMIX_NSPACE, nspace.c_str(), PMIX_STRING);
-            if (!added.ok()) status = added.code();
-          }
-          ReplyStatusInfos(weak, reply_to, status, result);
+          status = SpawnResult(status, nspace, &result);
+          reply(status, std::move(result));
         });
 }
 

@@ -32,6 +32,7 @@
 #include "pmix_common.h"
 #include "src/common/status.h"
 #include "src/server/server_state.h"
+#include "src/server/server_upcall.h"
 #include "src/wire/buffer.h"
 
 namespace pmix::server {
@@ -66,19 +67,18 @@ inline constexpr uint32_t kMaxSpawnApps = 4096;
 void PackApps(wire::Writer& w, std::span<const pmix_app_t> apps);
 Result<Apps> UnpackApps(wire::Reader& r);
 
-struct SpawnRequester {
-  pmix_proc_t proc{};
-  uid_t uid = 0;
-  gid_t gid = 0;
-  bool is_tool = false;
-};
-
 // Called once, on the progress thread (possibly before Spawn returns),
 // with the host's status and the namespace it named ("" when none).
 using SpawnDone = std::function<void(pmix_status_t, std::string nspace)>;
 
-void Spawn(Server& s, const SpawnRequester& who, std::span<const pmix_info_t> job_info, Apps apps,
-           SpawnDone done);
+// is_tool: the requester is a tool (PMIX_REQUESTOR_IS_TOOL, else
+// PMIX_REQUESTOR_IS_CLIENT goes to the host).
+void Spawn(Server& s, const Requester& who, bool is_tool, std::span<const pmix_info_t> job_info,
+           Apps apps, SpawnDone done);
+
+// The reply's infos: PMIX_NSPACE = nspace when status is PMIX_SUCCESS and
+// nspace is not empty, else none. Returns status, or the failure to add.
+pmix_status_t SpawnResult(pmix_status_t status, const std::string& nspace, wire::Infos* infos);
 
 // The kSpawn message handler.
 void HandleSpawn(Server& s, const PeerPtr& peer, ptl::Frame&& frame);

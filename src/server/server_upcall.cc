@@ -1,6 +1,8 @@
 // Host upcalls and peer replies (server_upcall.h).
 #include "src/server/server_upcall.h"
 
+#include <unistd.h>
+
 #include <cstring>
 #include <utility>
 
@@ -37,6 +39,29 @@ pmix_status_t Immediate(pmix_status_t rc) {
 }
 
 }  // namespace
+
+Requester RequesterOf(const Peer& peer) { return Requester{peer.proc, peer.uid, peer.gid}; }
+
+Requester SelfRequester(const Server& s) { return Requester{s.myproc, ::getuid(), ::getgid()}; }
+
+Result<wire::Infos> WithRequesterIds(std::span<const pmix_info_t> in, const Requester& who) {
+  wire::Infos out;
+  for (const pmix_info_t& i : in) {
+    if (PMIX_CHECK_KEY(&i, PMIX_USERID) || PMIX_CHECK_KEY(&i, PMIX_GRPID)) continue;
+    PMIX_RETURN_IF_ERROR(out.Append(i));
+  }
+  uint32_t uid = who.uid, gid = who.gid;
+  PMIX_RETURN_IF_ERROR(out.Add(PMIX_USERID, &uid, PMIX_UINT32));
+  PMIX_RETURN_IF_ERROR(out.Add(PMIX_GRPID, &gid, PMIX_UINT32));
+  return out;
+}
+
+Status AddRequesterIds(wire::Infos* infos, const Requester& who) {
+  auto replaced = WithRequesterIds(infos->view(), who);
+  if (!replaced.ok()) return replaced.status();
+  *infos = std::move(*replaced);
+  return Status();
+}
 
 void CallHostForInfos(const std::function<pmix_status_t(pmix_info_cbfunc_t, void*)>& call,
                       InfosDone done) {
@@ -132,6 +157,20 @@ void ReplyStatusInfos(const std::weak_ptr<Peer>& weak, const ptl::Frame& request
   peer->conn
       ->Reply(request, body.ok() ? *body : StatusBody(peer->conn->codec(), body.status().code()))
       .ok();
+}
+
+InfosDone InfosReplier(const PeerPtr& peer, const ptl::Frame& request) {
+  std::weak_ptr<Peer> weak = peer;
+  return [weak, reply_to = ReplyHeader(request)](pmix_status_t status, wire::Infos&& infos) {
+    ReplyStatusInfos(weak, reply_to, status, infos);
+  };
+}
+
+StatusDone StatusReplier(const PeerPtr& peer, const ptl::Frame& request) {
+  std::weak_ptr<Peer> weak = peer;
+  return [weak, reply_to = ReplyHeader(request)](pmix_status_t status) {
+    ReplyStatusInfos(weak, reply_to, status, wire::Infos());
+  };
 }
 
 ptl::Frame ReplyHeader(const ptl::Frame& frame) { return ptl::Frame{frame.flags, frame.type, frame.tag, {}}; }

@@ -11,14 +11,22 @@
 // back from any thread, also from inside the upcall.
 //
 // ReplyStatusInfos answers a peer's request with the body "status, info
-// array" (nothing when the peer is gone by then).
+// array" (nothing when the peer is gone by then); InfosReplier /
+// StatusReplier make the `done` of a request handler that answers so.
+//
+// Requester: who asks for an operation the host completes. Every upcall
+// whose infos carry PMIX_USERID / PMIX_GRPID gets them through
+// AddRequesterIds, so the host can trust the ones it reads.
 //
 // Threads: call all of these on the progress thread.
 #ifndef PMIXX_SRC_SERVER_SERVER_UPCALL_H
 #define PMIXX_SRC_SERVER_SERVER_UPCALL_H
 
+#include <sys/types.h>
+
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -27,6 +35,24 @@
 #include "src/wire/buffer.h"
 
 namespace pmix::server {
+
+struct Requester {
+  pmix_proc_t proc{};
+  uid_t uid = 0;
+  gid_t gid = 0;
+};
+// A connected peer as requester: its name and the ids it authenticated with.
+Requester RequesterOf(const Peer& peer);
+// This process as requester of its own server (a server process running
+// a client API itself): its name and its real uid/gid.
+Requester SelfRequester(const Server& s);
+
+// Drops every PMIX_USERID / PMIX_GRPID already in *infos (a requester must
+// not pose as another user), then appends the requester's. Order of the
+// other infos is kept. On error *infos is unchanged.
+Status AddRequesterIds(wire::Infos* infos, const Requester& who);
+// The same on a copy of `in`.
+Result<wire::Infos> WithRequesterIds(std::span<const pmix_info_t> in, const Requester& who);
 
 using InfosDone = std::function<void(pmix_status_t, wire::Infos&&)>;
 using StatusDone = std::function<void(pmix_status_t)>;
@@ -57,6 +83,11 @@ void CallHostForSpawn(const std::function<pmix_status_t(pmix_spawn_cbfunc_t, voi
 
 void ReplyStatusInfos(const std::weak_ptr<Peer>& peer, const ptl::Frame& request,
                       pmix_status_t status, const wire::Infos& infos);
+
+// A `done` that answers `request` of `peer` with status, info array /
+// status and an empty info array (nothing when the peer is gone by then).
+InfosDone InfosReplier(const PeerPtr& peer, const ptl::Frame& request);
+StatusDone StatusReplier(const PeerPtr& peer, const ptl::Frame& request);
 
 // The header of `frame` without its payload: what a reply needs, cheap to
 // keep in a continuation.

@@ -132,7 +132,7 @@ static pmix_status_t NotifyEvent(pmix_status_t code, const pmix_proc_t *source,
     return PMIX_OPERATION_SUCCEEDED;
 }
 
-/* --- allocate / monitor (client_alloc) ---------------------------------------
+/* --- allocate / monitor / job control (client_alloc) -------------------------
  * The replies echo what the upcall saw, under "test.*" keys, so the client
  * can check the library passed it on: the requester, the directive and the
  * PMIX_USERID entries. Heartbeats are counted per rank; the monitor
@@ -231,6 +231,18 @@ static pmix_status_t Monitor(const pmix_proc_t *requestor, const pmix_info_t *mo
     return Reply(cbfunc, cbdata, status, out, n);
 }
 
+/* Job control: succeeds with the echo (targets are not looked at). */
+static pmix_status_t JobControl(const pmix_proc_t *requestor, const pmix_proc_t targets[],
+                                size_t ntargets, const pmix_info_t directives[], size_t ndirs,
+                                pmix_info_cbfunc_t cbfunc, void *cbdata) {
+    (void)targets;
+    HostVerbose("job control from %s:%u (%zu targets, %zu directives)", requestor->nspace,
+                requestor->rank, ntargets, ndirs);
+    size_t n;
+    pmix_info_t *out = EchoInfos(requestor, directives, ndirs, &n);
+    return Reply(cbfunc, cbdata, PMIX_SUCCESS, out, n);
+}
+
 /* --- connect / disconnect / spawn (client_connect) ------------------------
  * Connect and disconnect count the collectives and succeed, alternating
  * the two completion styles. Spawn launches nothing: it checks what the
@@ -295,6 +307,7 @@ void HostFillModule(pmix_server_module_t *module) {
     const char *without = host_opts.without_upcalls ? host_opts.without_upcalls : "";
     if (!strstr(without, "allocate")) module->allocate = Allocate;
     if (!strstr(without, "monitor")) module->monitor = Monitor;
+    if (!strstr(without, "job_control")) module->job_control = JobControl;
     if (!strstr(without, "connect")) module->connect = Connect;  /* both */
     if (!strstr(without, "connect")) module->disconnect = Disconnect;
     if (!strstr(without, "spawn")) module->spawn = Spawn;

@@ -13,12 +13,12 @@ test_pmixrun_pmixrun_client_LDADD = src/libpmix.la
 test_pmixrun_pmixrun_client_LDFLAGS = $(PMIXX_PMIXRUN_LINK)
 
 TESTS += test/pmixrun/run_pmixrun.sh
-EXTRA_DIST += test/pmixrun/run_pmixrun.sh
+EXTRA_DIST += test/pmixrun/run_pmixrun.sh test/pmixrun/common.sh
 
 # Publish/lookup through pmixrun's datastore (h1): the end-to-end client and
 # script, and the datastore's rules alone (gtest).
 check_PROGRAMS += test/pmixrun/pubsub_client
-test_pmixrun_pubsub_client_SOURCES = test/pmixrun/pubsub_client.c
+test_pmixrun_pubsub_client_SOURCES = test/pmixrun/pubsub_client.c test/pmixrun/client_util.h
 test_pmixrun_pubsub_client_CFLAGS = $(AM_CFLAGS) -pedantic
 test_pmixrun_pubsub_client_LDADD = src/libpmix.la
 test_pmixrun_pubsub_client_LDFLAGS = $(PMIXX_PMIXRUN_LINK)
@@ -34,7 +34,7 @@ test_unit_pmixrun_pubsub_store_tests_LDFLAGS = -no-install -pthread
 endif
 # Query, resolve and log under pmixrun (h4).
 check_PROGRAMS += test/pmixrun/query_client
-test_pmixrun_query_client_SOURCES = test/pmixrun/query_client.c
+test_pmixrun_query_client_SOURCES = test/pmixrun/query_client.c test/pmixrun/client_util.h
 test_pmixrun_query_client_CFLAGS = $(AM_CFLAGS) -pedantic
 test_pmixrun_query_client_LDADD = src/libpmix.la
 test_pmixrun_query_client_LDFLAGS = $(PMIXX_PMIXRUN_LINK)
@@ -43,7 +43,7 @@ EXTRA_DIST += test/pmixrun/query.sh
 # Spawn, connect and disconnect under pmixrun (h3): the end-to-end client and
 # script, and the spawn request rules alone (gtest).
 check_PROGRAMS += test/pmixrun/spawn_client
-test_pmixrun_spawn_client_SOURCES = test/pmixrun/spawn_client.c
+test_pmixrun_spawn_client_SOURCES = test/pmixrun/spawn_client.c test/pmixrun/client_util.h
 test_pmixrun_spawn_client_CFLAGS = $(AM_CFLAGS) -pedantic
 test_pmixrun_spawn_client_LDADD = src/libpmix.la
 test_pmixrun_spawn_client_LDFLAGS = $(PMIXX_PMIXRUN_LINK)

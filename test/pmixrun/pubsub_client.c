@@ -16,30 +16,9 @@
 
 #include <pmix.h>
 
-static pmix_proc_t me;
+#include "test/pmixrun/client_util.h"
+
 static uint32_t nprocs;
-static int failures;
-
-static void Report(const char *name, bool ok, const char *fmt, pmix_status_t rc) {
-    if (ok) {
-        printf("PASS %u %s\n", me.rank, name);
-    } else {
-        printf("FAIL %u %s: %s (%s)\n", me.rank, name, fmt, PMIx_Error_string(rc));
-        failures++;
-    }
-    fflush(stdout);
-}
-
-static double Now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void SleepMs(long ms) {
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
 
 static void Fence(void) {
     pmix_status_t rc = PMIx_Fence(NULL, 0, NULL, 0);
@@ -127,13 +106,8 @@ static void Arm(void) {
 /* The callback's status, or PMIX_ERR_TIMEOUT after 10 s. */
 static pmix_status_t AwaitCallback(pmix_status_t started) {
     if (started != PMIX_SUCCESS) return started;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += 10;
     pthread_mutex_lock(&lock);
-    while (!cb_done)
-        if (pthread_cond_timedwait(&cond, &lock, &until) != 0) break;
-    pmix_status_t rc = cb_done ? cb_status : PMIX_ERR_TIMEOUT;
+    pmix_status_t rc = WaitFlagLocked(&lock, &cond, &cb_done, 10) ? cb_status : PMIX_ERR_TIMEOUT;
     pthread_mutex_unlock(&lock);
     return rc;
 }

@@ -16,20 +16,10 @@
 
 #include <pmix.h>
 
-static pmix_proc_t me;
+#include "test/pmixrun/client_util.h"
+
 static uint32_t nprocs;
 static char host[PMIX_MAX_NSLEN + 1];
-static int failures;
-
-static void Report(const char *name, bool ok, const char *why, pmix_status_t rc) {
-    if (ok) {
-        printf("PASS %u %s\n", me.rank, name);
-    } else {
-        printf("FAIL %u %s: %s (%s)\n", me.rank, name, why, PMIx_Error_string(rc));
-        failures++;
-    }
-    fflush(stdout);
-}
 
 /* --- queries ------------------------------------------------------------------ */
 

@@ -5,41 +5,15 @@
 # Every pmixrun runs under timeout; the whole script takes ~15 s.
 #
 # make check exports top_builddir; by hand: top_builddir=/tmp/b sh run_pmixrun.sh
-set -u
-: "${top_builddir:?top_builddir must be set (make check exports it)}"
-pmixrun="$top_builddir/src/tools/pmixrun/pmixrun"
+. "$(dirname "$0")/common.sh"
 job_view="$top_builddir/test/pmixrun/job_view"
 client="$top_builddir/test/pmixrun/pmixrun_client"
-for f in "$pmixrun" "$job_view" "$client"; do
-    [ -x "$f" ] || { echo "run_pmixrun: SKIP: $f not built"; exit 77; }
-done
-work=$(mktemp -d "${TMPDIR:-/tmp}/pmixrun-test.XXXXXX") || exit 99
-trap 'rm -rf "$work"' EXIT
-# pmixrun makes its session directories here: the cleanup check looks here.
-TMPDIR=$work/tmp
-export TMPDIR
-mkdir "$TMPDIR" || exit 99
-failures=0
+need "$job_view" "$client"
 
-say() { echo "run_pmixrun: $*"; }
-fail() { say "FAIL: $*"; failures=$((failures + 1)); }
-
-# run NAME EXPECTED_STATUS pmixrun-args...: stdout in $work/NAME.out, stderr in .err
-run() {
-    name=$1 want=$2
-    shift 2
-    timeout 60 "$pmixrun" "$@" >"$work/$name.out" 2>"$work/$name.err"
-    got=$?
-    if [ "$got" -ne "$want" ]; then
-        fail "$name: exit status $got, want $want"
-        sed 's/^/  stderr: /' "$work/$name.err"
-        return 1
-    fi
-    return 0
-}
-# expect_in NAME FILE TEXT: FILE (out/err) of NAME contains TEXT
-expect_in() {
-    grep -qF -- "$3" "$work/$1.$2" || { fail "$1: no '$3' in std$2"; sed 's/^/  /' "$work/$1.$2"; }
+# wait_lines FILE TEXT COUNT: until FILE has COUNT lines with TEXT (10 s at most).
+wait_lines() {
+    i=0
+    while [ "$(grep -c "$2" "$1" 2>/dev/null)" -lt "$3" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 }
 
 # --- the example: one line per rank, in rank order ----------------------------
@@ -112,8 +86,7 @@ forward() {
     "$pmixrun" --timeout 50 -n 2 sh -c 'trap "echo got $0 \$PMIX_RANK; exit 3" '"$sig"'; echo ready; while :; do sleep 1; done' "$sig" \
         >"$work/$name.out" 2>"$work/$name.err" &
     pid=$!
-    i=0
-    while [ "$(grep -c ready "$work/$name.out" 2>/dev/null)" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    wait_lines "$work/$name.out" ready 2
     kill -"$sig" "$pid"
     wait "$pid"
     got=$?
@@ -129,11 +102,9 @@ name=signal_USR1
 "$pmixrun" --timeout 50 -n 2 sh -c 'trap "echo got USR1 \$PMIX_RANK" USR1; echo ready; while :; do sleep 1; done' \
     >"$work/$name.out" 2>"$work/$name.err" &
 pid=$!
-i=0
-while [ "$(grep -c ready "$work/$name.out" 2>/dev/null)" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_lines "$work/$name.out" ready 2
 kill -USR1 "$pid"
-i=0
-while [ "$(grep -c got "$work/$name.out" 2>/dev/null)" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_lines "$work/$name.out" got 2
 kill -TERM "$pid"
 wait "$pid"
 got=$?
@@ -141,9 +112,5 @@ got=$?
 for r in 0 1; do expect_in "$name" out "got USR1 $r"; done
 
 # --- the session directory is gone -------------------------------------------------
-left=$(ls "$TMPDIR")
-[ -z "$left" ] || fail "session directories left behind: $left"
-
-if [ "$failures" -ne 0 ]; then say "$failures failure(s)"; exit 1; fi
-say "all passed"
-exit 0
+no_session_dirs_left
+finish

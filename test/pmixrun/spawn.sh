@@ -10,43 +10,11 @@
 # Every pmixrun runs under timeout (and its own --timeout); a few seconds in all.
 #
 # make check exports top_builddir; by hand: top_builddir=/tmp/b sh spawn.sh
-set -u
-: "${top_builddir:?top_builddir must be set (make check exports it)}"
-pmixrun="$top_builddir/src/tools/pmixrun/pmixrun"
+. "$(dirname "$0")/common.sh"
 client="$top_builddir/test/pmixrun/spawn_client"
-for f in "$pmixrun" "$client"; do
-    [ -x "$f" ] || { echo "spawn: SKIP: $f not built"; exit 77; }
-done
+need "$client"
 case $client in /*) ;; *) client="$(pwd)/$client" ;; esac  # spawned from another cwd
-work=$(mktemp -d "${TMPDIR:-/tmp}/pmixrun-spawn.XXXXXX") || exit 99
-trap 'rm -rf "$work"' EXIT
-TMPDIR=$work/tmp
-export TMPDIR
-mkdir "$TMPDIR" || exit 99
-failures=0
-
-say() { echo "spawn: $*"; }
-fail() { say "FAIL: $*"; failures=$((failures + 1)); }
-
-# run NAME EXPECTED_STATUS pmixrun-args...: stdout in $work/NAME.out, stderr in .err
-run() {
-    name=$1 want=$2
-    shift 2
-    timeout 60 "$pmixrun" --timeout 40 "$@" >"$work/$name.out" 2>"$work/$name.err"
-    got=$?
-    [ "$got" -eq "$want" ] && return 0
-    fail "$name: exit status $got, want $want"
-    sed 's/^/  stdout: /' "$work/$name.out"
-    sed 's/^/  stderr: /' "$work/$name.err"
-    return 1
-}
-# expect_in NAME FILE TEXT: FILE (out/err) of NAME contains TEXT
-expect_in() {
-    grep -qF -- "$3" "$work/$1.$2" || { fail "$1: no '$3' in std$2"; sed 's/^/  /' "$work/$1.$2"; }
-}
-no_fail_lines() {
-    ! grep -q "FAIL" "$work/$1.out" || { fail "$1: FAIL lines"; grep FAIL "$work/$1.out" | sed 's/^/  /'; }
-}
+run_opts="--timeout 40"
 
 # --- parents and children together -------------------------------------------
 if run parent 0 -n 2 --tag-output "$client" parent; then
@@ -97,9 +65,5 @@ if run jobtimeout 143 -n 1 "$client" jobtimeout; then
 fi
 
 # --- the session directory is gone ---------------------------------------------
-left=$(ls "$TMPDIR")
-[ -z "$left" ] || fail "session directories left behind: $left"
-
-if [ "$failures" -ne 0 ]; then say "$failures failure(s)"; exit 1; fi
-say "all passed"
-exit 0
+no_session_dirs_left
+finish

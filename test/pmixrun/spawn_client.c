@@ -33,24 +33,13 @@
 
 #include <pmix.h>
 
+#include "test/pmixrun/client_util.h"
+
 #define NCHILDREN 2
 #define ENV_NAME "SPAWN_TEST_VAR"
 #define ENV_VALUE "from-spawn"
 #define CHILD_WDIR "/"
 
-static pmix_proc_t me;
-static const char *role = "parent";
-static int failures;
-
-static void Report(const char *name, bool ok, const char *why, pmix_status_t rc) {
-    if (ok) {
-        printf("PASS %s %u %s\n", role, me.rank, name);
-    } else {
-        printf("FAIL %s %u %s: %s (%s)\n", role, me.rank, name, why, PMIx_Error_string(rc));
-        failures++;
-    }
-    fflush(stdout);
-}
 
 /* --- the job-end event -------------------------------------------------------- */
 
@@ -110,13 +99,9 @@ static void RegisterJobEnd(void) {
 
 /* Waits (15 s at most) for the job-end event of `nspace`. */
 static bool WaitJobEnd(const char *nspace) {
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += 15;
     pthread_mutex_lock(&lock);
-    while (!job_ended)
-        if (pthread_cond_timedwait(&cond, &lock, &until) != 0) break;
-    bool ok = job_ended && PMIX_CHECK_NSPACE(ended_nspace, nspace);
+    bool ok = WaitFlagLocked(&lock, &cond, &job_ended, 15) &&
+              PMIX_CHECK_NSPACE(ended_nspace, nspace);
     pthread_mutex_unlock(&lock);
     return ok;
 }
@@ -181,6 +166,21 @@ static bool GetWho(const char *nspace, pmix_rank_t rank, const char *want) {
     return ok;
 }
 
+/* Whether every parent and child's "who" value reads right. */
+static bool GetEveryWho(const char *parent_ns, const char *child_ns, uint32_t nparents) {
+    bool ok = true;
+    char want[64];
+    for (pmix_rank_t r = 0; r < nparents; ++r) {
+        snprintf(want, sizeof want, "parent %u", r);
+        ok = GetWho(parent_ns, r, want) && ok;
+    }
+    for (pmix_rank_t r = 0; r < NCHILDREN; ++r) {
+        snprintf(want, sizeof want, "child %u", r);
+        ok = GetWho(child_ns, r, want) && ok;
+    }
+    return ok;
+}
+
 /* Connect, a fence with data over both jobs, reading the other job's
  * values, disconnect: the same sequence in every parent and child. */
 static void TogetherWith(const char *parent_ns, const char *child_ns, uint32_t nparents) {
@@ -192,33 +192,16 @@ static void TogetherWith(const char *parent_ns, const char *child_ns, uint32_t n
     Report("connect", rc == PMIX_SUCCESS, "connect failed", rc);
     /* Everyone committed before connecting: the other job's values come
      * from the server without a fence (direct modex across namespaces). */
-    bool ok = true;
-    char want[64];
-    for (pmix_rank_t r = 0; r < nparents; ++r) {
-        snprintf(want, sizeof want, "parent %u", r);
-        ok = GetWho(parent_ns, r, want) && ok;
-    }
-    for (pmix_rank_t r = 0; r < NCHILDREN; ++r) {
-        snprintf(want, sizeof want, "child %u", r);
-        ok = GetWho(child_ns, r, want) && ok;
-    }
-    Report("get-connected", ok, "values of the other job after connect", PMIX_ERR_NOT_FOUND);
+    Report("get-connected", GetEveryWho(parent_ns, child_ns, nparents),
+           "values of the other job after connect", PMIX_ERR_NOT_FOUND);
     pmix_info_t collect;
     bool yes = true;
     PMIX_INFO_LOAD(&collect, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
     rc = PMIx_Fence(procs, 2, &collect, 1);
     PMIX_INFO_DESTRUCT(&collect);
     Report("fence-both", rc == PMIX_SUCCESS, "fence over both jobs failed", rc);
-    ok = true;
-    for (pmix_rank_t r = 0; r < nparents; ++r) {
-        snprintf(want, sizeof want, "parent %u", r);
-        ok = GetWho(parent_ns, r, want) && ok;
-    }
-    for (pmix_rank_t r = 0; r < NCHILDREN; ++r) {
-        snprintf(want, sizeof want, "child %u", r);
-        ok = GetWho(child_ns, r, want) && ok;
-    }
-    Report("get-across", ok, "values of the other job", PMIX_ERR_NOT_FOUND);
+    Report("get-across", GetEveryWho(parent_ns, child_ns, nparents), "values of the other job",
+           PMIX_ERR_NOT_FOUND);
     rc = PMIx_Disconnect(procs, 2, NULL, 0);
     Report("disconnect", rc == PMIX_SUCCESS, "disconnect failed", rc);
 }
@@ -305,22 +288,33 @@ static void Child(void) {
     TogetherWith(parent.nspace, me.nspace, nparents);
 }
 
+/* Spawns one child (argv[1] `arg`) asking for its job-end event, and with
+ * the job attribute `extra` (destructed here); reports "spawn" and returns
+ * whether the child's job-end event came. */
+static bool SpawnOneUntilEnd(const char *self, const char *arg, pmix_info_t *extra,
+                             pmix_nspace_t child) {
+    pmix_info_t info[2];
+    bool yes = true;
+    RegisterJobEnd();
+    PMIX_INFO_LOAD(&info[0], PMIX_NOTIFY_COMPLETION, &yes, PMIX_BOOL);
+    info[1] = *extra;
+    pmix_status_t rc = Spawn(self, arg, 1, info, 2, child);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    Report("spawn", rc == PMIX_SUCCESS, "spawn failed", rc);
+    return rc == PMIX_SUCCESS && WaitJobEnd(child);
+}
+
 /* One "exit 3" child; its job-end event names it. */
 static void FailChild(const char *self) {
     pmix_nspace_t child;
     pmix_status_t code = PMIX_EVENT_PROC_TERMINATED;
-    RegisterJobEnd();
     if (PMIx_Register_event_handler(&code, 1, NULL, 0, OnProcEnd, NULL, NULL) < 0)
         Report("register-proc-end", false, "registration failed", PMIX_ERROR);
-    pmix_info_t info[2];
+    pmix_info_t abnormal;
     bool yes = true;
-    PMIX_INFO_LOAD(&info[0], PMIX_NOTIFY_COMPLETION, &yes, PMIX_BOOL);
-    PMIX_INFO_LOAD(&info[1], PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION, &yes, PMIX_BOOL);
-    pmix_status_t rc = Spawn(self, "exit3", 1, info, 2, child);
-    PMIX_INFO_DESTRUCT(&info[0]);
-    PMIX_INFO_DESTRUCT(&info[1]);
-    Report("spawn", rc == PMIX_SUCCESS, "spawn failed", rc);
-    bool ended = rc == PMIX_SUCCESS && WaitJobEnd(child);
+    PMIX_INFO_LOAD(&abnormal, PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION, &yes, PMIX_BOOL);
+    bool ended = SpawnOneUntilEnd(self, "exit3", &abnormal, child);
     Report("job-end-failed",
            ended && ended_status == PMIX_ERR_JOB_NON_ZERO_TERM && ended_exit_code == 3 &&
                ended_rank == 0,
@@ -343,23 +337,17 @@ static void Orphan(const char *self) {
 /* One "sleep" child under PMIX_JOB_TIMEOUT 1: its job ends, canceled. */
 static void JobTimeout(const char *self) {
     pmix_nspace_t child;
-    pmix_info_t info[2];
-    bool yes = true;
+    pmix_info_t job_timeout;
     int seconds = 1;
-    RegisterJobEnd();
-    PMIX_INFO_LOAD(&info[0], PMIX_NOTIFY_COMPLETION, &yes, PMIX_BOOL);
-    PMIX_INFO_LOAD(&info[1], PMIX_JOB_TIMEOUT, &seconds, PMIX_INT);
-    pmix_status_t rc = Spawn(self, "sleep", 1, info, 2, child);
-    PMIX_INFO_DESTRUCT(&info[0]);
-    PMIX_INFO_DESTRUCT(&info[1]);
-    Report("spawn", rc == PMIX_SUCCESS, "spawn failed", rc);
-    bool ended = rc == PMIX_SUCCESS && WaitJobEnd(child);
+    PMIX_INFO_LOAD(&job_timeout, PMIX_JOB_TIMEOUT, &seconds, PMIX_INT);
+    bool ended = SpawnOneUntilEnd(self, "sleep", &job_timeout, child);
     Report("job-end-timeout", ended && ended_status == PMIX_ERR_JOB_CANCELED,
            "job-end event of the timed-out child", ended_status);
 }
 
 int main(int argc, char **argv) {
     if (argc < 2) return 2;
+    role = "parent";
     if (strcmp(argv[1], "parent") != 0 && strcmp(argv[1], "failchild") != 0 &&
         strcmp(argv[1], "orphan") != 0 && strcmp(argv[1], "jobtimeout") != 0)
         role = "child";

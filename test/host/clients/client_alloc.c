@@ -1,7 +1,8 @@
 /*
- * client_alloc [unsupported]: PMIx_Allocation_request(_nb) and
- * PMIx_Process_monitor(_nb) against the test host, whose allocate and
- * monitor upcalls (host_module.c) echo what they saw under "test.*" keys.
+ * client_alloc [unsupported]: PMIx_Allocation_request(_nb),
+ * PMIx_Process_monitor(_nb) and PMIx_Job_control against the test host,
+ * whose allocate, monitor and job_control upcalls (host_module.c) echo
+ * what they saw under "test.*" keys.
  * Checks that each request reaches the host with this process as the
  * requester and the real PMIX_USERID, that results and denials (with
  * their reasons) come back, and that PMIx_Heartbeat() reaches the monitor
@@ -143,6 +144,25 @@ static void Monitors(void) {
     Note("monitors ok");
 }
 
+/* A PMIX_USERID the requester puts among the directives never reaches the
+ * host: it gets the real one, once (checked on pmixx only, like above). */
+static void JobControls(void) {
+    if (OnOpenPmix()) return;
+    uint32_t forged = (uint32_t)getuid() + 1000;
+    pmix_info_t dirs[2];
+    PMIX_INFO_LOAD(&dirs[0], PMIX_USERID, &forged, PMIX_UINT32);
+    PMIX_INFO_LOAD(&dirs[1], "test.jobctl", "echo", PMIX_STRING);
+    pmix_info_t *res = NULL;
+    size_t nres = 0;
+    CHECK_RC(PMIx_Job_control(&client_me, 1, dirs, 2, &res, &nres), PMIX_SUCCESS,
+             "PMIx_Job_control");
+    CheckEcho(res, nres, "job control");
+    PMIX_INFO_FREE(res, nres);
+    PMIX_INFO_DESTRUCT(&dirs[0]);
+    PMIX_INFO_DESTRUCT(&dirs[1]);
+    Note("job control ok");
+}
+
 /* OpenPMIx keeps heartbeats in its own sensor: they never reach the host. */
 static void Heartbeats(void) {
     if (OnOpenPmix()) return;
@@ -198,6 +218,7 @@ int main(int argc, char **argv) {
         Allocations();
         Monitors();
         Heartbeats();
+        JobControls();
         BadArguments();
     }
     ClientFinalize();

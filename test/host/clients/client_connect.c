@@ -25,25 +25,6 @@
 
 static uint32_t job_size;
 
-typedef struct {
-    volatile int done;
-    volatile pmix_status_t status;
-} NbWait;
-
-static void NbDone(pmix_status_t status, void *cbdata) {
-    NbWait *w = cbdata;
-    w->status = status;
-    w->done = 1;
-}
-
-static void WaitNb(NbWait *w, pmix_status_t want, const char *what) {
-    const struct timespec tick = {0, 1000000L};
-    double t0 = NowSec();
-    while (!w->done && NowSec() - t0 < 30.0) nanosleep(&tick, NULL);
-    CHECK(w->done, "%s: callback not called within 30 s", what);
-    CHECK_RC(w->status, want, what);
-}
-
 static pmix_proc_t *AllRanks(int reversed) {
     pmix_proc_t *list = calloc(job_size, sizeof *list);
     CHECK(list != NULL, "calloc");
@@ -63,7 +44,7 @@ static void CheckArguments(void) {
     CHECK_RC(PMIx_Connect(&all, 1, NULL, 1), PMIX_ERR_BAD_PARAM, "Connect(NULL info, 1)");
     pmix_proc_t bad = ProcOf(PMIX_RANK_UNDEF);
     CHECK_RC(PMIx_Connect(&bad, 1, NULL, 0), PMIX_ERR_BAD_PARAM, "Connect(rank UNDEF)");
-    CHECK_RC(PMIx_Connect_nb(NULL, 0, NULL, 0, NbDone, NULL), PMIX_ERR_BAD_PARAM,
+    CHECK_RC(PMIx_Connect_nb(NULL, 0, NULL, 0, NbWaitDone, NULL), PMIX_ERR_BAD_PARAM,
              "Connect_nb(no procs)");
     if (job_size > 1) {
         pmix_proc_t other = ProcOf((client_me.rank + 1) % job_size);
@@ -94,29 +75,16 @@ static void ConnectDisconnect(void) {
     free(fwd);
     free(rev);
     NbWait c = {0, 0}, d = {0, 0};
-    CHECK_RC(PMIx_Connect_nb(&all, 1, NULL, 0, NbDone, &c), PMIX_SUCCESS, "Connect_nb");
-    WaitNb(&c, PMIX_SUCCESS, "Connect_nb callback");
-    CHECK_RC(PMIx_Disconnect_nb(&all, 1, NULL, 0, NbDone, &d), PMIX_SUCCESS, "Disconnect_nb");
-    WaitNb(&d, PMIX_SUCCESS, "Disconnect_nb callback");
+    CHECK_RC(PMIx_Connect_nb(&all, 1, NULL, 0, NbWaitDone, &c), PMIX_SUCCESS, "Connect_nb");
+    NbWaitFor(&c, PMIX_SUCCESS, "Connect_nb callback");
+    CHECK_RC(PMIx_Disconnect_nb(&all, 1, NULL, 0, NbWaitDone, &d), PMIX_SUCCESS, "Disconnect_nb");
+    NbWaitFor(&d, PMIX_SUCCESS, "Disconnect_nb callback");
 }
 
 /* Rank 0 waits for rank 1, which goes on to the fence instead. */
 static void Timeout(void) {
     if (job_size < 2 || OnOpenPmix()) return;
-    if (client_me.rank == 0) {
-        pmix_proc_t pair[2] = {ProcOf(0), ProcOf(1)};
-        pmix_info_t info;
-        int sec = 1;
-        PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &sec, PMIX_INT);
-        double t0 = NowSec();
-        pmix_status_t rc = PMIx_Connect(pair, 2, &info, 1);
-        double took = NowSec() - t0;
-        PMIX_INFO_DESTRUCT(&info);
-        Note("Connect with an absent participant, PMIX_TIMEOUT 1: %s after %.2f s",
-             PMIx_Error_string(rc), took);
-        CHECK_RC(rc, PMIX_ERR_TIMEOUT, "Connect(rank 1 absent, PMIX_TIMEOUT 1)");
-        CHECK(took >= 0.9 && took < 5.0, "Connect with PMIX_TIMEOUT 1 took %.2f s", took);
-    }
+    if (client_me.rank == 0) CheckTimesOutWithoutRank1(PMIx_Connect, "Connect");
     CHECK_RC(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS, "Fence after the timeout");
 }
 
@@ -157,40 +125,12 @@ static void Spawns(pmix_status_t want) {
     NbWait w = {0, 0};
     PMIX_INFO_DESTRUCT(&info);
     CHECK_RC(PMIx_Spawn_nb(NULL, 0, app, 1, SpawnDone, &w), PMIX_SUCCESS, "Spawn_nb");
-    WaitNb(&w, want, "Spawn_nb callback");
+    NbWaitFor(&w, want, "Spawn_nb callback");
     PMIX_APP_FREE(app, 1);
     if (want != PMIX_SUCCESS) return;
     app = OneApp("fail");
     CHECK_RC(PMIx_Spawn(NULL, 0, app, 1, nspace), PMIX_ERR_JOB_FAILED_TO_LAUNCH, "Spawn(refused)");
     PMIX_APP_FREE(app, 1);
-}
-
-static void ConnectFails(const char *what, double max_sec) {
-    pmix_proc_t all = ProcOf(PMIX_RANK_WILDCARD);
-    double t0 = NowSec();
-    pmix_status_t rc = PMIx_Connect(&all, 1, NULL, 0);
-    double took = NowSec() - t0;
-    Note("%s: %s after %.2f s", what, PMIx_Error_string(rc), took);
-    CHECK_RC(rc, PMIX_ERR_PROC_TERM_WO_SYNC, what);
-    CHECK(took < max_sec, "%s took %.2f s", what, took);
-}
-
-static void DeadRank(void) {
-    CHECK(job_size >= 3, "client_connect dead needs 3 ranks or more");
-    CHECK_RC(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS, "first Fence");
-    if (client_me.rank == 1) {
-        alarm(30);
-        for (;;) pause(); /* the host kills us */
-    }
-    ConnectFails("Connect with rank 1 dead", 10.0);
-    ConnectFails("Connect naming rank 1 after its death", 1.0);
-    pmix_proc_t *survivors = calloc(job_size - 1, sizeof *survivors);
-    CHECK(survivors != NULL, "calloc");
-    for (uint32_t r = 0, n = 0; r < job_size; ++r)
-        if (r != 1) survivors[n++] = ProcOf(r);
-    CHECK_RC(PMIx_Connect(survivors, job_size - 1, NULL, 0), PMIX_SUCCESS,
-             "Connect of the survivors");
-    free(survivors);
 }
 
 static void Extra(int with_host) {
@@ -240,7 +180,8 @@ int main(int argc, char **argv) {
         ConnectDisconnect();
         Spawns(PMIX_ERR_NOT_SUPPORTED);
     } else if (strcmp(mode, "dead") == 0) {
-        DeadRank();
+        pmix_proc_t all = ProcOf(PMIX_RANK_WILDCARD);
+        CheckRank1Dies(PMIx_Connect, "Connect", &all, 1, job_size);
         ClientFinalize(); /* no final fence: rank 1 is gone */
         return 0;
     } else if (strcmp(mode, "extra") == 0 || strcmp(mode, "extra-noupcall") == 0) {

@@ -22,25 +22,6 @@
 
 static uint32_t job_size;
 
-typedef struct {
-    volatile int done;
-    volatile pmix_status_t status;
-} NbWait;
-
-static void NbDone(pmix_status_t status, void *cbdata) {
-    NbWait *w = cbdata;
-    w->status = status;
-    w->done = 1;
-}
-
-static void WaitNb(NbWait *w, const char *what) {
-    const struct timespec tick = {0, 1000000L};
-    double t0 = NowSec();
-    while (!w->done && NowSec() - t0 < 30.0) nanosleep(&tick, NULL);
-    CHECK(w->done, "%s: callback not called within 30 s", what);
-    CHECK_RC(w->status, PMIX_SUCCESS, what);
-}
-
 static void CheckArguments(void) {
     pmix_proc_t p = ProcOf(client_me.rank);
     CHECK_RC(PMIx_Fence(NULL, 1, NULL, 0), PMIX_ERR_BAD_PARAM, "Fence(NULL procs, nprocs 1)");
@@ -63,7 +44,7 @@ static void CheckArguments(void) {
         p = ProcOf((client_me.rank + 1) % job_size);
         CHECK_RC(PMIx_Fence(&p, 1, NULL, 0), PMIX_ERR_BAD_PARAM, "Fence(without the caller)");
     }
-    CHECK_RC(PMIx_Fence_nb(NULL, 1, NULL, 0, NbDone, NULL), PMIX_ERR_BAD_PARAM,
+    CHECK_RC(PMIx_Fence_nb(NULL, 1, NULL, 0, NbWaitDone, NULL), PMIX_ERR_BAD_PARAM,
              "Fence_nb(NULL procs, nprocs 1)");
 }
 
@@ -112,17 +93,18 @@ static void Overlapping(void) {
     pmix_proc_t right[2] = {ProcOf(me), ProcOf((me + 1) % job_size)};
     NbWait a = {0, 0}, b = {0, 0};
     size_t n = job_size == 2 ? 1 : 2; /* with 2 ranks both sets are the same */
-    CHECK_RC(PMIx_Fence_nb(left, 2, NULL, 0, NbDone, &a), PMIX_SUCCESS, "Fence_nb(left)");
-    if (n == 2) CHECK_RC(PMIx_Fence_nb(right, 2, NULL, 0, NbDone, &b), PMIX_SUCCESS, "Fence_nb(right)");
-    WaitNb(&a, "Fence_nb(left) callback");
-    if (n == 2) WaitNb(&b, "Fence_nb(right) callback");
+    CHECK_RC(PMIx_Fence_nb(left, 2, NULL, 0, NbWaitDone, &a), PMIX_SUCCESS, "Fence_nb(left)");
+    if (n == 2)
+        CHECK_RC(PMIx_Fence_nb(right, 2, NULL, 0, NbWaitDone, &b), PMIX_SUCCESS, "Fence_nb(right)");
+    NbWaitFor(&a, PMIX_SUCCESS, "Fence_nb(left) callback");
+    if (n == 2) NbWaitFor(&b, PMIX_SUCCESS, "Fence_nb(right) callback");
 }
 
 static void BackToBack(void) {
     NbWait w[3] = {{0, 0}, {0, 0}, {0, 0}};
     for (int i = 0; i < 3; ++i)
-        CHECK_RC(PMIx_Fence_nb(NULL, 0, NULL, 0, NbDone, &w[i]), PMIX_SUCCESS, "Fence_nb(all)");
-    for (int i = 0; i < 3; ++i) WaitNb(&w[i], "Fence_nb(all) callback");
+        CHECK_RC(PMIx_Fence_nb(NULL, 0, NULL, 0, NbWaitDone, &w[i]), PMIX_SUCCESS, "Fence_nb(all)");
+    for (int i = 0; i < 3; ++i) NbWaitFor(&w[i], PMIX_SUCCESS, "Fence_nb(all) callback");
 }
 
 /* Not on OpenPMIx 4.2.2: its client times out, but the server keeps the
@@ -130,45 +112,12 @@ static void BackToBack(void) {
  * PMIX_ERR_PARTIAL_SUCCESS or hang (seen with 8 and 64 ranks). */
 static void Timeout(void) {
     if (job_size < 2 || client_me.rank != 0 || OnOpenPmix()) return;
-    pmix_proc_t pair[2] = {ProcOf(0), ProcOf(1)};
-    pmix_info_t info;
-    int sec = 1;
-    PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &sec, PMIX_INT);
-    double t0 = NowSec();
-    pmix_status_t rc = PMIx_Fence(pair, 2, &info, 1);
-    double took = NowSec() - t0;
-    PMIX_INFO_DESTRUCT(&info);
-    Note("Fence with a missing participant and PMIX_TIMEOUT 1: %s after %.2f s",
-         PMIx_Error_string(rc), took);
-    CHECK_RC(rc, PMIX_ERR_TIMEOUT, "Fence(rank 1 absent, PMIX_TIMEOUT 1)");
-    CHECK(took >= 0.9 && took < 5.0, "Fence with PMIX_TIMEOUT 1 took %.2f s", took);
-}
-
-static void FenceFails(const char *what, double max_sec) {
-    double t0 = NowSec();
-    pmix_status_t rc = PMIx_Fence(NULL, 0, NULL, 0);
-    double took = NowSec() - t0;
-    Note("%s: %s after %.2f s", what, PMIx_Error_string(rc), took);
-    CHECK_RC(rc, PMIX_ERR_PROC_TERM_WO_SYNC, what);
-    CHECK(took < max_sec, "%s took %.2f s", what, took);
+    CheckTimesOutWithoutRank1(PMIx_Fence, "Fence");
 }
 
 static int DeadRank(void) {
     job_size = GetU32(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
-    CHECK(job_size >= 3, "client_fence dead needs 3 ranks or more");
-    CHECK_RC(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS, "first Fence");
-    if (client_me.rank == 1) {
-        alarm(30);
-        for (;;) pause(); /* the host kills us */
-    }
-    FenceFails("Fence with rank 1 dead", 10.0);
-    FenceFails("Fence naming rank 1 after its death", 1.0);
-    pmix_proc_t *survivors = calloc(job_size - 1, sizeof *survivors);
-    CHECK(survivors != NULL, "calloc");
-    for (uint32_t r = 0, n = 0; r < job_size; ++r)
-        if (r != 1) survivors[n++] = ProcOf(r);
-    CHECK_RC(PMIx_Fence(survivors, job_size - 1, NULL, 0), PMIX_SUCCESS, "Fence of the survivors");
-    free(survivors);
+    CheckRank1Dies(PMIx_Fence, "Fence", NULL, 0, job_size);
     ClientFinalize();
     return 0;
 }

@@ -117,4 +117,90 @@ static inline double NowSec(void) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* One non-blocking call's completion: pass NbWaitDone (a pmix_op_cbfunc_t)
+ * with a zeroed NbWait as cbdata, then NbWaitFor it. */
+typedef struct {
+    volatile int done;
+    volatile pmix_status_t status;
+} NbWait;
+
+static inline void NbWaitDone(pmix_status_t status, void *cbdata) {
+    NbWait *w = cbdata;
+    w->status = status;
+    w->done = 1;
+}
+
+/* Fails unless the callback came within 30 s with status `want`. */
+static inline void NbWaitFor(NbWait *w, pmix_status_t want, const char *what) {
+    const struct timespec tick = {0, 1000000L};
+    double t0 = NowSec();
+    while (!w->done && NowSec() - t0 < 30.0) nanosleep(&tick, NULL);
+    CHECK(w->done, "%s: callback not called within 30 s", what);
+    CHECK_RC(w->status, want, what);
+}
+
+/* A collective over a set of procs with the signature of PMIx_Fence and
+ * PMIx_Connect. */
+typedef pmix_status_t (*ProcSetCall)(const pmix_proc_t procs[], size_t nprocs,
+                                     const pmix_info_t info[], size_t ninfo);
+
+/* Rank 0: `call` ("Fence", "Connect": `name`) over ranks {0, 1} with
+ * PMIX_TIMEOUT 1, while rank 1 never joins: fails with PMIX_ERR_TIMEOUT
+ * after about 1 s. */
+static inline void CheckTimesOutWithoutRank1(ProcSetCall call, const char *name) {
+    pmix_proc_t pair[2] = {ProcOf(0), ProcOf(1)};
+    pmix_info_t info;
+    int sec = 1;
+    PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &sec, PMIX_INT);
+    double t0 = NowSec();
+    pmix_status_t rc = call(pair, 2, &info, 1);
+    double took = NowSec() - t0;
+    PMIX_INFO_DESTRUCT(&info);
+    Note("%s with an absent participant, PMIX_TIMEOUT 1: %s after %.2f s", name,
+         PMIx_Error_string(rc), took);
+    char what[128];
+    snprintf(what, sizeof what, "%s(rank 1 absent, PMIX_TIMEOUT 1)", name);
+    CHECK_RC(rc, PMIX_ERR_TIMEOUT, what);
+    CHECK(took >= 0.9 && took < 5.0, "%s with PMIX_TIMEOUT 1 took %.2f s", name, took);
+}
+
+/* `call` over (job, njob) fails with PMIX_ERR_PROC_TERM_WO_SYNC in less
+ * than max_sec. */
+static inline void CheckFailsTermWoSync(ProcSetCall call, const pmix_proc_t *job, size_t njob,
+                                        const char *what, double max_sec) {
+    double t0 = NowSec();
+    pmix_status_t rc = call(job, njob, NULL, 0);
+    double took = NowSec() - t0;
+    Note("%s: %s after %.2f s", what, PMIx_Error_string(rc), took);
+    CHECK_RC(rc, PMIX_ERR_PROC_TERM_WO_SYNC, what);
+    CHECK(took < max_sec, "%s took %.2f s", what, took);
+}
+
+/* The "dead" mode of a client run with --kill-rank 1 (3 ranks or more):
+ * after a first fence rank 1 waits until the host kills it; on the others,
+ * `call` (`name`) over the job (job, njob) fails with
+ * PMIX_ERR_PROC_TERM_WO_SYNC, the next one at once, and `call` over the
+ * survivors succeeds. */
+static inline void CheckRank1Dies(ProcSetCall call, const char *name, const pmix_proc_t *job,
+                                  size_t njob, uint32_t job_size) {
+    CHECK(job_size >= 3, "%s: the dead mode needs 3 ranks or more", name);
+    CHECK_RC(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS, "first Fence");
+    if (client_me.rank == 1) {
+        alarm(30);
+        for (;;) pause(); /* the host kills us */
+    }
+    char what[128];
+    snprintf(what, sizeof what, "%s with rank 1 dead", name);
+    CheckFailsTermWoSync(call, job, njob, what, 10.0);
+    snprintf(what, sizeof what, "%s naming rank 1 after its death", name);
+    CheckFailsTermWoSync(call, job, njob, what, 1.0);
+    pmix_proc_t *survivors = calloc(job_size - 1, sizeof *survivors);
+    CHECK(survivors != NULL, "calloc");
+    for (uint32_t r = 0, n = 0; r < job_size; ++r)
+        if (r != 1) survivors[n++] = ProcOf(r);
+    snprintf(what, sizeof what, "%s of the survivors", name);
+    CHECK_RC(call(survivors, job_size - 1, NULL, 0), PMIX_SUCCESS, what);
+    free(survivors);
+}
+
 #endif

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -191,17 +192,6 @@ TEST(ResolveSpawn, FailsWithTheSpawnStatusOfEachCause) {
   }
 }
 
-TEST(ResolveSpawn, ThisNodeUnderAnyOfItsNamesIsAcceptedAsHost) {
-  SpawnRequest req;
-  std::string error;
-  Infos job;
-  job.Str(PMIX_HOST, "node7,localhost,node7.example.org:4");
-  App app("sh", {});
-  ASSERT_EQ(Parse(job, app, &req, &error), PMIX_SUCCESS) << error;
-  JobLayout layout;
-  EXPECT_EQ(ResolveSpawn(req, Context(), &layout, &error), PMIX_SUCCESS) << error;
-}
-
 TEST(ResolveSpawn, AppSettingsWinOverJobSettings) {
   SpawnRequest req;
   std::string error;
@@ -227,30 +217,41 @@ TEST(ResolveSpawn, AppSettingsWinOverJobSettings) {
   EXPECT_TRUE(HasVar(a.env, "FROM_APP=yes"));
 }
 
-TEST(ResolveSpawn, PrefixLeadsPathAndLibraryPath) {
-  SpawnRequest req;
-  std::string error;
-  Infos job;
-  job.Str(PMIX_PREFIX, "/usr");
-  App app("sh", {});
-  ASSERT_EQ(Parse(job, app, &req, &error), PMIX_SUCCESS) << error;
-  JobLayout layout;
-  ASSERT_EQ(ResolveSpawn(req, Context(), &layout, &error), PMIX_SUCCESS) << error;
-  EXPECT_EQ(layout.apps[0].path, "/usr/bin/sh");
-  EXPECT_TRUE(HasVar(layout.apps[0].env, "PATH=/usr/bin:/usr/bin:/bin"));
-  EXPECT_TRUE(HasVar(layout.apps[0].env, "LD_LIBRARY_PATH=/usr/lib"));
-}
+// One job attribute on a spawn of "sh", and what the resolved app must be.
+struct JobSettingCase {
+  const char* name;
+  std::function<void(Infos&)> set;
+  std::function<void(const AppLayout&)> check;
+};
 
-TEST(ResolveSpawn, SessionCwdIsTheJobsDirectory) {
-  SpawnRequest req;
-  std::string error;
-  Infos job;
-  job.Flag(PMIX_SET_SESSION_CWD, true);
-  App app("sh", {});
-  ASSERT_EQ(Parse(job, app, &req, &error), PMIX_SUCCESS) << error;
-  JobLayout layout;
-  ASSERT_EQ(ResolveSpawn(req, Context(), &layout, &error), PMIX_SUCCESS) << error;
-  EXPECT_EQ(layout.apps[0].cwd, "/session/job.1");  // made by the launcher later
+TEST(ResolveSpawn, JobSettingsShapeTheApp) {
+  const JobSettingCase cases[] = {
+      {"this node under any of its names is accepted as host",
+       [](Infos& job) { job.Str(PMIX_HOST, "node7,localhost,node7.example.org:4"); },
+       [](const AppLayout&) {}},
+      {"a prefix leads PATH and LD_LIBRARY_PATH", [](Infos& job) { job.Str(PMIX_PREFIX, "/usr"); },
+       [](const AppLayout& a) {
+         EXPECT_EQ(a.path, "/usr/bin/sh");
+         EXPECT_TRUE(HasVar(a.env, "PATH=/usr/bin:/usr/bin:/bin"));
+         EXPECT_TRUE(HasVar(a.env, "LD_LIBRARY_PATH=/usr/lib"));
+       }},
+      {"the session cwd is the job's directory (made by the launcher later)",
+       [](Infos& job) { job.Flag(PMIX_SET_SESSION_CWD, true); },
+       [](const AppLayout& a) { EXPECT_EQ(a.cwd, "/session/job.1"); }},
+  };
+  for (const JobSettingCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    SpawnRequest req;
+    std::string error;
+    Infos job;
+    c.set(job);
+    App app("sh", {});
+    ASSERT_EQ(Parse(job, app, &req, &error), PMIX_SUCCESS) << error;
+    JobLayout layout;
+    ASSERT_EQ(ResolveSpawn(req, Context(), &layout, &error), PMIX_SUCCESS) << error;
+    ASSERT_EQ(layout.apps.size(), 1u);
+    c.check(layout.apps[0]);
+  }
 }
 
 struct EditCase {

@@ -14,6 +14,7 @@
 #include "pmix.h"
 #include "pmix_server.h"
 #include "src/server/server_publish.h"
+#include "test/unit/server/in_process_server.h"
 
 namespace pmix::server {
 namespace {
@@ -79,31 +80,29 @@ pmix_status_t HostUnpublish(const pmix_proc_t* proc, char** keys, const pmix_inf
   return PMIX_OPERATION_SUCCEEDED;
 }
 
-class PublishInServer : public ::testing::Test {
+class PublishInServer : public test_support::InProcessServer {
  protected:
-  void Init(bool with_upcalls) {
-    pmix_server_module_t module;
-    std::memset(&module, 0, sizeof module);
-    if (with_upcalls) {
-      module.publish = HostPublish;
-      module.lookup = HostLookup;
-      module.unpublish = HostUnpublish;
-    }
-    pmix_info_t info;
-    PMIx_Info_load(&info, PMIX_SERVER_NSPACE, "h1-srv", PMIX_STRING);
-    ASSERT_EQ(PMIx_server_init(&module, &info, 1), PMIX_SUCCESS);
-    PMIx_Info_destruct(&info);
-    initialized_ = true;
+  void AddUpcalls(pmix_server_module_t* module) override {
+    module->publish = HostPublish;
+    module->lookup = HostLookup;
+    module->unpublish = HostUnpublish;
   }
+  void Init(bool with_upcalls) { StartServer(with_upcalls, {{PMIX_SERVER_NSPACE, "h1-srv"}}); }
   void TearDown() override {
-    if (initialized_) {
-      EXPECT_EQ(PMIx_server_finalize(), PMIX_SUCCESS);
-    }
+    InProcessServer::TearDown();
     std::lock_guard<std::mutex> lock(g_host.mu);
     if (g_host.answerer.joinable()) g_host.answerer.join();
   }
-  bool initialized_ = false;
 };
+
+// PMIx_Publish of the one string value `key` = "v".
+pmix_status_t PublishOne(const char* key) {
+  pmix_info_t info;
+  PMIx_Info_load(&info, key, "v", PMIX_STRING);
+  pmix_status_t rc = PMIx_Publish(&info, 1);
+  PMIx_Info_destruct(&info);
+  return rc;
+}
 
 TEST_F(PublishInServer, PublishReachesOwnHostWithTrueIds) {
   Init(true);
@@ -124,10 +123,7 @@ TEST_F(PublishInServer, PublishReachesOwnHostWithTrueIds) {
 
 TEST_F(PublishInServer, HostErrorIsReturned) {
   Init(true);
-  pmix_info_t info;
-  PMIx_Info_load(&info, "dup", "v", PMIX_STRING);
-  EXPECT_EQ(PMIx_Publish(&info, 1), PMIX_ERR_DUPLICATE_KEY);
-  PMIx_Info_destruct(&info);
+  EXPECT_EQ(PublishOne("dup"), PMIX_ERR_DUPLICATE_KEY);
 }
 
 TEST_F(PublishInServer, LookupFillsFoundAndMarksMissing) {
@@ -197,10 +193,7 @@ TEST_F(PublishInServer, UnpublishPassesKeysOrNull) {
 
 TEST_F(PublishInServer, NoUpcallIsNotSupported) {
   Init(false);
-  pmix_info_t info;
-  PMIx_Info_load(&info, "k", "v", PMIX_STRING);
-  EXPECT_EQ(PMIx_Publish(&info, 1), PMIX_ERR_NOT_SUPPORTED);
-  PMIx_Info_destruct(&info);
+  EXPECT_EQ(PublishOne("k"), PMIX_ERR_NOT_SUPPORTED);
   pmix_pdata_t pdata;
   PMIx_Pdata_construct(&pdata);
   PMIx_Load_key(pdata.key, "k");

@@ -23,6 +23,7 @@
 #include "src/server/server_attributes.h"
 #include "src/server/server_inventory.h"
 #include "src/server/server_state.h"
+#include "test/unit/server/in_process_server.h"
 
 namespace pmix::server {
 namespace {
@@ -105,28 +106,16 @@ pmix_status_t HostMonitor(const pmix_proc_t* requestor, const pmix_info_t* monit
 }
 
 // A running server (hostname "h5-node") for each test.
-class ServerApis : public ::testing::Test {
+class ServerApis : public test_support::InProcessServer {
  protected:
+  void AddUpcalls(pmix_server_module_t* module) override {
+    module->allocate = HostAllocate;
+    module->monitor = HostMonitor;
+  }
   void Init(bool with_upcalls) {
-    pmix_server_module_t module;
-    std::memset(&module, 0, sizeof module);
-    if (with_upcalls) {
-      module.allocate = HostAllocate;
-      module.monitor = HostMonitor;
-    }
-    pmix_info_t info[2];
-    PMIx_Info_load(&info[0], PMIX_HOSTNAME, "h5-node", PMIX_STRING);
-    PMIx_Info_load(&info[1], PMIX_SERVER_NSPACE, "h5-srv", PMIX_STRING);
-    ASSERT_EQ(PMIx_server_init(&module, info, 2), PMIX_SUCCESS);
-    for (auto& i : info) PMIx_Info_destruct(&i);
-    initialized_ = true;
+    StartServer(with_upcalls, {{PMIX_HOSTNAME, "h5-node"}, {PMIX_SERVER_NSPACE, "h5-srv"}});
   }
   void SetUp() override { Init(true); }
-  void TearDown() override {
-    if (initialized_) {
-      EXPECT_EQ(PMIx_server_finalize(), PMIX_SUCCESS);
-    }
-  }
   // Runs fn with the server on the progress thread.
   template <class T>
   T OnServer(std::function<T(Server&)> fn) {
@@ -134,7 +123,6 @@ class ServerApis : public ::testing::Test {
     EXPECT_TRUE(r.ok());
     return *r;
   }
-  bool initialized_ = false;
 };
 
 // --- setup_application / setup_local_support --------------------------------

@@ -1,0 +1,46 @@
+// Shared parts of the server's collectives (server_collective.h).
+#include "src/server/server_collective.h"
+
+#include <chrono>
+#include <map>
+#include <utility>
+
+#include "src/runtime/context.h"
+
+namespace pmix::server::fence {
+
+NamespaceLookup NamespacesOf(Server& s) {
+  return [&s](std::string_view name) -> std::optional<NamespaceFacts> {
+    Namespace* ns = s.FindNamespace(name);
+    if (ns == nullptr) return std::nullopt;
+    NamespaceFacts facts;
+    facts.local_ranks.insert(ns->summary.local_ranks.begin(), ns->summary.local_ranks.end());
+    for (const auto& entry : ns->clients) facts.local_ranks.insert(entry.first);
+    facts.job_size = ns->summary.job_size;
+    return facts;
+  };
+}
+
+void ArmDeadline(Tracker& t, int64_t seconds, std::function<void(uint64_t id)> expire) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  if (t.deadline && *t.deadline <= deadline) return;
+  runtime::ProgressEngine* engine = runtime::Engine();
+  if (engine == nullptr) return;
+  t.deadline = deadline;
+  t.timer = engine->AddTimer(std::chrono::seconds(seconds),
+                             [id = t.id, expire = std::move(expire)] { expire(id); });
+}
+
+void AnswerAll(const Tracker& t, const BodyFor& body_for) {
+  std::map<const pmix_bfrops_module_t*, wire::Bytes> bodies;
+  for (const auto& [who, c] : t.contributions) {
+    auto peer = c.peer.lock();
+    if (peer == nullptr || peer->conn->closed()) continue;
+    const pmix_bfrops_module_t* codec = peer->conn->codec();
+    auto it = bodies.find(codec);
+    if (it == bodies.end()) it = bodies.emplace(codec, body_for(codec)).first;
+    peer->conn->Reply(c.request, it->second).ok();
+  }
+}
+
+}  // namespace pmix::server::fence

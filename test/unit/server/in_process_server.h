@@ -1,0 +1,55 @@
+// A gtest fixture base for tests that run a real server in the test process:
+// StartServer() calls PMIx_server_init with the fixture's host upcalls (or
+// none) and string-valued init attributes; TearDown() finalizes it again
+// (only if it started). Test programs using it link with -Wl,--export-dynamic: the
+// server's dlopen'd components resolve the PMIx_* API against the executable.
+// One server per process at a time: the tests of a fixture run one by one.
+#ifndef PMIXX_TEST_UNIT_SERVER_IN_PROCESS_SERVER_H
+#define PMIXX_TEST_UNIT_SERVER_IN_PROCESS_SERVER_H
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <utility>
+#include <vector>
+
+#include "pmix.h"
+#include "pmix_server.h"
+
+namespace pmix::test_support {
+
+class InProcessServer : public ::testing::Test {
+ protected:
+  // The fixture's host upcalls: sets them in `module` (all NULL before).
+  virtual void AddUpcalls(pmix_server_module_t* module) { (void)module; }
+
+  // Starts the server with AddUpcalls' module (with_upcalls) or one with no
+  // upcalls at all, and the given (attribute, string value) pairs; a
+  // failure fails the test.
+  void StartServer(bool with_upcalls,
+                   std::initializer_list<std::pair<const char*, const char*>> attributes) {
+    pmix_server_module_t module{};
+    if (with_upcalls) AddUpcalls(&module);
+    std::vector<pmix_info_t> info(attributes.size());
+    size_t n = 0;
+    for (const auto& [key, value] : attributes) PMIx_Info_load(&info[n++], key, value, PMIX_STRING);
+    pmix_status_t rc = PMIx_server_init(&module, info.data(), info.size());
+    for (pmix_info_t& i : info) PMIx_Info_destruct(&i);
+    ASSERT_EQ(rc, PMIX_SUCCESS);
+    started_ = true;
+  }
+
+  void TearDown() override {
+    if (started_) {
+      EXPECT_EQ(PMIx_server_finalize(), PMIX_SUCCESS);
+    }
+    started_ = false;
+  }
+
+ private:
+  bool started_ = false;
+};
+
+}  // namespace pmix::test_support
+
+#endif  // PMIXX_TEST_UNIT_SERVER_IN_PROCESS_SERVER_H
