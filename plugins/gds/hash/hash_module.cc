@@ -209,7 +209,9 @@ pmix_status_t Fetch(void* store, const pmix_proc_t* proc, pmix_gds_realm_t realm
     if (rc != PMIX_SUCCESS) return rc;
     const auto& hash = *static_cast<const HashStore*>(store);
     Found found;
-    rc = key != nullptr ? FindKey(hash, target, view, std::string(key), &found)
+    // Found may point at this key (a PMIX_RANK_UNDEF lookup) until Export.
+    const std::string wanted = key != nullptr ? key : "";
+    rc = key != nullptr ? FindKey(hash, target, view, wanted, &found)
                         : FindAll(hash, target, view, &found);
     if (rc != PMIX_SUCCESS) return rc;
     return Export(found, kvs, nkvs);

@@ -231,6 +231,24 @@ TEST(GdsHash, RankUndefFindsThePoster) {
                          "absent"), PMIX_ERR_NOT_FOUND);
 }
 
+// The key of an answer to a PMIX_RANK_UNDEF Get outlives the lookup: a key
+// longer than the short-string buffer once came back from freed memory.
+TEST(GdsHash, RankUndefAnswerCarriesTheKey) {
+  TestStore store(HashModule());
+  const std::string key = "a.key.long.enough.to.live.on.the.heap.of.a.string";
+  Infos kv;
+  kv.Str(key.c_str(), "from 3");
+  ASSERT_EQ(store.Put(Proc(kNs, 3), PMIX_GDS_REALM_PROC, PMIX_GLOBAL, nullptr, kv), 0);
+  for (int round = 0; round < 4; ++round) {
+    Fetched out;
+    store.Get(Proc(kNs, PMIX_RANK_UNDEF), PMIX_GDS_REALM_PROC, PMIX_GDS_VIEW_ALL, key.c_str(),
+              nullptr, &out);
+    ASSERT_EQ(out.status, PMIX_SUCCESS);
+    ASSERT_EQ(out.n, 1u);
+    EXPECT_EQ(std::string(out.kvs[0].key), key);
+  }
+}
+
 TEST(GdsHash, ValuesAreDeepCopies) {
   TestStore store(HashModule());
   {
