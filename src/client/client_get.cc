@@ -260,12 +260,14 @@ using pmix::Status;
 namespace client = pmix::client;
 namespace runtime = pmix::runtime;
 
-extern "C" pmix_status_t PMIx_Get(const pmix_proc_t* proc, const pmix_key_t key,
-                                  const pmix_info_t info[], size_t ninfo, pmix_value_t** val) {
+namespace {
+
+pmix_status_t GetBlocking(const pmix_proc_t* proc, const pmix_key_t key, const pmix_info_t info[],
+                          size_t ninfo, pmix_value_t** val) {
   return pmix::ApiGuard("PMIx_Get", [&]() -> Status {
     if (pmix::server::ServerOnly()) {  // mpirun/orted read their own store
-      if (proc == nullptr || val == nullptr) return PMIX_ERR_BAD_PARAM;
-      auto v = pmix::server::Get(*proc, key == nullptr ? "" : key);
+      if (val == nullptr) return PMIX_ERR_BAD_PARAM;
+      auto v = pmix::server::Get(proc, key == nullptr ? "" : key);
       if (!v.ok()) return v.status();
       *val = *v;
       return Status();
@@ -306,6 +308,20 @@ extern "C" pmix_status_t PMIx_Get(const pmix_proc_t* proc, const pmix_key_t key,
     }
     return Status();
   });
+}
+
+}  // namespace
+
+// A failed get leaves *val NULL (as OpenPMIx does: callers release it on
+// their error paths), except when the caller passed its own storage with
+// PMIX_GET_STATIC_VALUES: that pointer stays the caller's.
+extern "C" pmix_status_t PMIx_Get(const pmix_proc_t* proc, const pmix_key_t key,
+                                  const pmix_info_t info[], size_t ninfo, pmix_value_t** val) {
+  pmix_status_t rc = GetBlocking(proc, key, info, ninfo, val);
+  if (rc != PMIX_SUCCESS && val != nullptr &&
+      !(info != nullptr && pmix::InfoFlag(pmix::InfoSpan(info, ninfo), PMIX_GET_STATIC_VALUES)))
+    *val = nullptr;
+  return rc;
 }
 
 extern "C" pmix_status_t PMIx_Get_nb(const pmix_proc_t* proc, const pmix_key_t key,

@@ -4,6 +4,7 @@ src_libpmix_core_la_SOURCES += \
 	src/server/server_peers.cc \
 	src/server/server_credential.cc \
 	src/server/server_self.cc src/server/server_self.h \
+	src/server/server_identity.cc src/server/server_identity.h \
 	src/server/server_registry.cc
 # PMIx_Fence on the server (server_fence*.{h,cc}).
 src_libpmix_core_la_SOURCES += \
@@ -68,7 +69,8 @@ TESTS += test/unit/server/server_misc_tests
 test_unit_server_server_misc_tests_SOURCES = \
 	test/unit/server/envar_directives_test.cc \
 	test/unit/server/iof_registry_test.cc \
-	test/unit/server/server_apis_test.cc test/unit/server/in_process_server.h
+	test/unit/server/server_apis_test.cc test/unit/server/in_process_server.h \
+	test/unit/server/server_identity_test.cc
 test_unit_server_server_misc_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
 # The test runs a server in-process: its dlopen'd components (gds, ptl, ...)
 # resolve the PMIx_* API against the executable, so export it.

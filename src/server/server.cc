@@ -17,6 +17,7 @@
 #include "src/runtime/state.h"
 #include "src/server/server_connect.h"
 #include "src/server/server_app_setup.h"
+#include "src/server/server_identity.h"
 #include "src/server/server_internal.h"
 #include "src/server/server_job_control.h"
 #include "src/wire/protocol.h"
@@ -36,8 +37,7 @@ Status Configure(Server& s, std::span<const pmix_info_t> info) {
     ::gethostname(host, sizeof host - 1);
     s.hostname = host;
   }
-  std::string nspace = InfoString(info, PMIX_SERVER_NSPACE)
-                           .value_or("pmixx-server." + s.hostname + "." + std::to_string(::getpid()));
+  std::string nspace = InfoString(info, PMIX_SERVER_NSPACE).value_or(DefaultServerNspace());
   if (nspace.size() > PMIX_MAX_NSLEN) return PMIX_ERR_BAD_PARAM;
   PMIx_Load_procid(&s.myproc, nspace.c_str(), InfoU32(info, PMIX_SERVER_RANK).value_or(0));
   s.uid = ::geteuid();

@@ -31,6 +31,22 @@ void ArmDeadline(Tracker& t, int64_t seconds, std::function<void(uint64_t id)> e
                              [id = t.id, expire = std::move(expire)] { expire(id); });
 }
 
+pmix_status_t DropDeparted(Tracker& t, const ProcName& who) {
+  t.participants.local.erase(who);
+  t.contributions.erase(who);
+  t.departed = t.participants.local.empty() ? PMIX_ERR_LOST_CONNECTION : PMIX_ERR_PARTIAL_SUCCESS;
+  return *t.departed;
+}
+
+Status MergeDirectives(Tracker& t, std::span<const pmix_info_t> infos) {
+  for (const pmix_info_t& info : infos) {
+    bool present = false;
+    for (const pmix_info_t& have : t.directives.view()) present = present || PMIX_CHECK_KEY(&have, info.key);
+    if (!present) PMIX_RETURN_IF_ERROR(t.directives.Append(info));
+  }
+  return Status();
+}
+
 void AnswerAll(const Tracker& t, const BodyFor& body_for) {
   std::map<const pmix_bfrops_module_t*, wire::Bytes> bodies;
   for (const auto& [who, c] : t.contributions) {

@@ -28,6 +28,20 @@ using BodyFor = std::function<wire::Bytes(const pmix_bfrops_module_t* codec)>;
 // runs on the progress thread then (nothing without a progress engine).
 void ArmDeadline(Tracker& t, int64_t seconds, std::function<void(uint64_t id)> expire);
 
+// A local participant `who` of `t` died without finalizing (OpenPMIx 4.2.2
+// semantics): it is no longer awaited and its contribution, if any, is
+// dropped, so that the collective can complete among the survivors. Returns
+// (and records in t.departed) the status the survivors get:
+// PMIX_ERR_PARTIAL_SUCCESS while local participants remain, else
+// PMIX_ERR_LOST_CONNECTION (what the host then sees as
+// PMIX_LOCAL_COLLECTIVE_STATUS).
+pmix_status_t DropDeparted(Tracker& t, const ProcName& who);
+
+// The directives handed to the host for `t`: every local contributor's, not
+// only the first one's. `infos` (one contributor's) are appended to
+// t.directives except keys already there (the first value of a key wins).
+Status MergeDirectives(Tracker& t, std::span<const pmix_info_t> infos);
+
 // Replies to every contributor of `t` whose connection is still open,
 // building one body per codec.
 void AnswerAll(const Tracker& t, const BodyFor& body_for);

@@ -182,8 +182,9 @@ void HandleRequest(Server& s, const PeerPtr& peer, ptl::Frame&& frame, ConnectKi
   if (t == nullptr) {
     t = &table.Create(std::move(prepared->key), std::move(prepared->procs),
                       std::move(prepared->participants));
-    t->directives = std::move(infos);
   }
+  if (Status merged = fence::MergeDirectives(*t, infos.view()); !merged.ok())
+    return Refuse(peer, frame, merged.code());
   t->contributions[me] =
       fence::Contribution{peer, ptl::Frame{frame.flags, frame.type, frame.tag, {}}};
   if (timeout && *timeout > 0) ArmDeadline(kind, *t, *timeout);

@@ -5,7 +5,8 @@
 // same canonical sets, participant resolution and trackers; connects and
 // disconnects are kept apart from fences and from each other). When every
 // local participant is in, the host's connect / disconnect upcall is called
-// ONCE with the canonical procs and the first contributor's directives, and
+// ONCE with the canonical procs and every local contributor's directives
+// (fence::MergeDirectives: the first value of a key wins), and
 // its status goes back to every local participant.
 //
 // Decisions the standard leaves open:

@@ -3,15 +3,19 @@
 // what the host raises to the clients; telling a namespace when one of its
 // clients dies without finalizing.
 //
-// Decision (client lost without PMIx_Finalize): the other clients of its
-// namespace, and the server's own handlers, get PMIX_ERR_PROC_TERM_WO_SYNC
-// with source = the lost process, range PMIX_RANGE_NAMESPACE, and
-// PMIX_EVENT_AFFECTED_PROC = the lost process (OpenPMIx names this code
-// for a process that exits without PMIx_Finalize; a host that knows more,
-// e.g. the exit status, raises PMIX_EVENT_PROC_TERMINATED itself). The
-// host is not told through notify_event: it learns of the loss through
-// client_finalized, and echoing would make hosts that fan events out to
-// every server deliver it twice.
+// Decision (client lost without PMIx_Finalize), two events, both with
+// source = the lost process and PMIX_EVENT_AFFECTED_PROC = the lost process:
+// - PMIX_ERR_LOST_CONNECTION, range PMIX_RANGE_PROC_LOCAL, to the server's
+//   own handlers only: what OpenPMIx 4.2.2 raises in its server, and what
+//   hosts written for it wait for (OpenPMIx's own test server tells the
+//   other ranks on that code only);
+// - PMIX_ERR_PROC_TERM_WO_SYNC, range PMIX_RANGE_NAMESPACE, to the other
+//   clients of its namespace and the server's handlers (the standard's code
+//   for a process that exits without PMIx_Finalize; a host that knows more,
+//   e.g. the exit status, raises PMIX_EVENT_PROC_TERMINATED itself).
+// The host is not told through notify_event: it learns of the loss through
+// its handlers, and echoing would make hosts that fan events out to every
+// server deliver it twice.
 #include <cstring>
 #include <deque>
 #include <memory>
@@ -130,16 +134,27 @@ void EventsNotifyFromHost(Server& s, event::EventPtr ev, std::function<void(Stat
   done(Status());
 }
 
-void EventsOnPeerLost(Server& s, const PeerPtr& peer) {
-  if (peer->finalized || peer->is_tool || peer->ns == nullptr) return;
+namespace {
+
+// An event about `peer` (source and affected process), or nullptr.
+event::EventPtr LossEvent(const Peer& peer, pmix_status_t code, pmix_data_range_t range) {
   pmix_info_t affected;
   PMIX_INFO_CONSTRUCT(&affected);
-  PMIX_INFO_LOAD(&affected, PMIX_EVENT_AFFECTED_PROC, &peer->proc, PMIX_PROC);
-  Result<event::Event> made =
-      event::MakeEvent(PMIX_ERR_PROC_TERM_WO_SYNC, peer->proc, PMIX_RANGE_NAMESPACE, &affected, 1);
+  PMIX_INFO_LOAD(&affected, PMIX_EVENT_AFFECTED_PROC, &peer.proc, PMIX_PROC);
+  Result<event::Event> made = event::MakeEvent(code, peer.proc, range, &affected, 1);
   PMIX_INFO_DESTRUCT(&affected);
-  if (!made.ok()) return;
-  auto ev = std::make_shared<const event::Event>(std::move(made).value());
+  if (!made.ok()) return nullptr;
+  return std::make_shared<const event::Event>(std::move(made).value());
+}
+
+}  // namespace
+
+void EventsOnPeerLost(Server& s, const PeerPtr& peer) {
+  if (peer->finalized || peer->is_tool || peer->ns == nullptr) return;
+  if (auto lost = LossEvent(*peer, PMIX_ERR_LOST_CONNECTION, PMIX_RANGE_PROC_LOCAL))
+    DeliverToServerHandlers(s, std::move(lost));
+  auto ev = LossEvent(*peer, PMIX_ERR_PROC_TERM_WO_SYNC, PMIX_RANGE_NAMESPACE);
+  if (ev == nullptr) return;
   Remember(ev);
   SendToClients(s, *ev, peer.get());
   DeliverToServerHandlers(s, std::move(ev));

@@ -7,13 +7,21 @@
 // and, with data collection, the participants' data records.
 //
 // Decisions the standard leaves open:
-// - A participant whose connection closes without PMIx_Finalize fails every
-//   pending fence it belongs to with PMIX_ERR_PROC_TERM_WO_SYNC (the status
-//   the standard names for "terminated without calling PMIx_Finalize"), and
-//   a later fence naming it fails at once with that status. When the fence
-//   also has remote participants and the host was not called yet, the host
-//   gets the fence anyway, without data and with PMIX_LOCAL_COLLECTIVE_STATUS
-//   set to that status, so the other nodes learn of the failure.
+// - A participant whose connection closes without PMIx_Finalize is dropped
+//   from every pending fence it belongs to, as OpenPMIx 4.2.2 does: the
+//   fence completes among the survivors once they are all in, without data,
+//   and they get PMIX_ERR_PARTIAL_SUCCESS (PMIX_ERR_LOST_CONNECTION when no
+//   local participant is left). With remote participants the host gets the
+//   fence (if it had not yet) without data and with
+//   PMIX_LOCAL_COLLECTIVE_STATUS set to that status, so that the other nodes
+//   learn of the failure; a successful host answer still gives the survivors
+//   the local status. A later fence naming the dead process fails at once
+//   with PMIX_ERR_PROC_TERM_WO_SYNC (the standard's status for "terminated
+//   without calling PMIx_Finalize"; OpenPMIx 4.2.2 may wait for it forever),
+//   except a survivor joining the interrupted fence. The events go out as
+//   well (server_events.cc).
+// - The host gets the directives of every local participant
+//   (fence::MergeDirectives), not only the first one's.
 // - A participant that finalized cleanly after contributing keeps its
 //   contribution (its reply goes nowhere).
 // - Remote participants without a host fence_nb: PMIX_ERR_NOT_SUPPORTED; a
@@ -160,9 +168,14 @@ pmix_status_t CallHost(Server& s, Tracker& t, const wire::Bytes& blob,
 // Every local participant is in.
 void Launch(Server& s, Tracker& t) {
   uint64_t id = t.id;
-  if (!t.participants.remote) return Complete(s, id, {});
+  if (!t.participants.remote) return t.departed ? Fail(id, *t.departed) : Complete(s, id, {});
   if (s.module.fence_nb == nullptr) return Fail(id, PMIX_ERR_NOT_SUPPORTED);
   wire::Bytes blob;
+  if (t.departed) {
+    pmix_status_t rc = CallHost(s, t, blob, *t.departed);
+    if (rc != PMIX_SUCCESS) Fail(id, rc == PMIX_OPERATION_SUCCEEDED ? *t.departed : rc);
+    return;
+  }
   if (t.collect) {
     auto local = CollectLocal(s, t, PMIX_GDS_VIEW_REMOTE);
     if (!local.ok()) return Fail(id, local.status().code());
@@ -183,6 +196,7 @@ void OnHostResult(Server& s, uint64_t id, pmix_status_t status, const wire::Byte
   if (t == nullptr) return;
   t->host_pending = false;
   if (status != PMIX_SUCCESS) return Fail(id, status);
+  if (t->departed) return Fail(id, *t->departed);  // no data from an interrupted fence
   auto records = blob.empty() ? Result<Records>(Records{}) : wire::DecodeProcDataBlob(blob);
   if (!records.ok()) return Fail(id, records.status().code());
   Records remote;
@@ -222,6 +236,7 @@ struct Prepared {
   std::vector<pmix_proc_t> procs;
   std::string key;
   fence::Participants participants;
+  bool names_dead = false;  // a local participant died without finalizing
 };
 
 // Checks a request against what the server knows; the status to reply on error.
@@ -237,12 +252,12 @@ Result<Prepared> Prepare(Server& s, const Peer& peer, std::span<const pmix_proc_
   if (!participants.ok()) return participants.status();
   if (participants->remote && s.module.fence_nb == nullptr) return Status(PMIX_ERR_NOT_SUPPORTED);
   if (participants->local.count(fence::NameOf(peer.proc)) == 0) return Status(PMIX_ERR_BAD_PARAM);
+  bool names_dead = false;
   for (const auto& who : participants->local) {
-    if (State().dead.count(who) != 0 && s.FindPeer(fence::ProcOf(who)) == nullptr)
-      return Status(PMIX_ERR_PROC_TERM_WO_SYNC);
+    if (State().dead.count(who) != 0 && s.FindPeer(fence::ProcOf(who)) == nullptr) names_dead = true;
   }
   std::string key = fence::CollectiveKey(*canonical);
-  return Prepared{std::move(*canonical), std::move(key), std::move(*participants)};
+  return Prepared{std::move(*canonical), std::move(key), std::move(*participants), names_dead};
 }
 
 }  // namespace
@@ -262,10 +277,18 @@ void HandleFence(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   ProcName me = fence::NameOf(peer->proc);
   FenceState& st = State();
   Tracker* t = st.table.FindJoinable(prepared->key, me);
+  if (prepared->names_dead && (t == nullptr || !t->departed)) {
+    // Only the fence the death interrupted goes on among the survivors.
+    peer->conn->Reply(frame, StatusBody(peer->conn->codec(), PMIX_ERR_PROC_TERM_WO_SYNC)).ok();
+    return;
+  }
   if (t == nullptr) {
     t = &st.table.Create(std::move(prepared->key), std::move(prepared->procs),
                          std::move(prepared->participants));
-    t->directives = std::move(infos);
+  }
+  if (Status merged = fence::MergeDirectives(*t, infos.view()); !merged.ok()) {
+    peer->conn->Reply(frame, StatusBody(peer->conn->codec(), merged.code())).ok();
+    return;
   }
   t->collect = t->collect || collect;
   t->contributions[me] = fence::Contribution{peer, ptl::Frame{frame.flags, frame.type, frame.tag, {}}};
@@ -281,12 +304,9 @@ void FenceOnPeerLost(Server& s, const PeerPtr& peer) {
   for (uint64_t id : st.table.Ids()) {
     Tracker* t = st.table.Find(id);
     if (t == nullptr || t->participants.local.count(who) == 0) continue;
-    if (t->participants.remote && !t->host_called && s.module.fence_nb != nullptr) {
-      pmix_status_t rc = CallHost(s, *t, {}, PMIX_ERR_PROC_TERM_WO_SYNC);
-      if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED)
-        output::Verbose("server", 2, "fence_nb refused a failed fence: %s", PMIx_Error_string(rc));
-    }
-    Fail(id, PMIX_ERR_PROC_TERM_WO_SYNC);
+    fence::DropDeparted(*t, who);
+    if (t->host_called) continue;  // the host's answer completes it
+    if (t->Ready()) Launch(s, *t);  // else the survivors still to come complete it
   }
 }
 

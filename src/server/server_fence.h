@@ -106,6 +106,9 @@ struct Tracker {
   wire::Infos directives;   // the first contributor's infos (passed to the host)
   std::optional<std::chrono::steady_clock::time_point> deadline;  // earliest PMIX_TIMEOUT
   std::unique_ptr<runtime::ProgressEngine::Timer> timer;          // armed for deadline
+  // A local participant died before the collective completed: the status
+  // the survivors get (server_collective.h DropDeparted).
+  std::optional<pmix_status_t> departed;
   bool host_called = false;   // handed to the host: no more contributions
   bool host_pending = false;  // fence_nb accepted it: its callback is due
 

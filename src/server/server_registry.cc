@@ -15,6 +15,7 @@
 #include "src/runtime/context.h"
 #include "src/server/server_connect.h"
 #include "src/server/server_app_setup.h"
+#include "src/server/server_identity.h"
 #include "src/server/server_internal.h"
 #include "src/server/server_job_control.h"
 
@@ -47,6 +48,12 @@ Status RegisterNamespace(Server& s, const std::string& name, int nlocalprocs,
   auto combined = ResourcesFor(s, info);
   if (!combined.ok()) return combined.status();
   for (const auto& i : info) PMIX_RETURN_IF_ERROR(combined->Append(i));
+  // The server's own keys (server_identity.h), where the host gave none.
+  auto server_keys = ServerKeys(s);
+  if (!server_keys.ok()) return server_keys.status();
+  for (const auto& k : server_keys->view()) {
+    if (!HasKey(combined->view(), k)) PMIX_RETURN_IF_ERROR(combined->Append(k));
+  }
   jobinfo::Context ctx{s.hostname};
   auto summary = jobinfo::Ingest(s.store, name, nlocalprocs, combined->view(), ctx);
   if (!summary.ok()) return summary.status();

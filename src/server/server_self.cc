@@ -1,11 +1,13 @@
 #include "src/server/server_self.h"
 
 #include <cstdlib>
+#include <optional>
 
 #include "pmix.h"
 #include "src/common/output.h"
 #include "src/runtime/context.h"
 #include "src/runtime/state.h"
+#include "src/server/server_identity.h"
 #include "src/server/server_internal.h"
 
 namespace pmix::server {
@@ -17,6 +19,14 @@ struct Answer {
 };
 
 Answer Lookup(const Server& s, const pmix_proc_t& proc, const std::string& key) {
+  // The server's own process (or PMIX_PROCID, which names the caller
+  // whatever proc says, §6.1.4): answered from what the server knows.
+  if (key == PMIX_PROCID || PMIx_Check_procid(&proc, &s.myproc)) {
+    if (auto self = SelfValue(s, key)) {
+      if (!self->ok()) return {self->status().code(), nullptr};
+      return {PMIX_SUCCESS, **self};
+    }
+  }
   if (key.empty()) {
     auto all = s.store.Fetch(proc, gds::Where::Proc(), PMIX_GDS_VIEW_ALL, "");
     if (!all.ok()) return {all.status().code(), nullptr};
@@ -58,10 +68,15 @@ Status StoreInternal(const pmix_proc_t& proc, std::shared_ptr<wire::Infos> kv) {
   return Status();
 }
 
-Result<pmix_value_t*> Get(const pmix_proc_t& proc, const std::string& key) {
-  auto out = runtime::CallBlocking<Answer>([proc, key](std::function<void(Answer)> done) {
+Result<pmix_value_t*> Get(const pmix_proc_t* proc, const std::string& key) {
+  std::optional<pmix_proc_t> target;
+  if (proc != nullptr) target = *proc;
+  auto out = runtime::CallBlocking<Answer>([target, key](std::function<void(Answer)> done) {
     Server* s = CurrentServer();
-    done(s == nullptr ? Answer{PMIX_ERR_INIT, nullptr} : Lookup(*s, proc, key));
+    if (s == nullptr) return done(Answer{PMIX_ERR_INIT, nullptr});
+    pmix_proc_t who = target.value_or(s->myproc);
+    if (who.nspace[0] == '\0') PMIx_Load_nspace(who.nspace, s->myproc.nspace);
+    done(Lookup(*s, who, key));
   });
   if (!out.ok()) return out.status();
   if (out->status != PMIX_SUCCESS) return Status(out->status);

@@ -23,10 +23,13 @@ bool ServerOnly();
 // PMIX_INTERNAL scope), after everything posted before.
 Status StoreInternal(const pmix_proc_t& proc, std::shared_ptr<wire::Infos> kv);
 
-// A key of proc from the server's store: its PROC realm, then its
-// namespace's JOB realm; an empty key = every PROC-realm key of proc as a
-// PMIX_DATA_ARRAY of PMIX_INFO. The value is malloc'd (PMIX_VALUE_RELEASE).
-Result<pmix_value_t*> Get(const pmix_proc_t& proc, const std::string& key);
+// A key of proc (NULL, or an empty nspace: the server's own process) from
+// the server's store: its PROC realm, then its namespace's JOB realm; an
+// empty key = every PROC-realm key of proc as a PMIX_DATA_ARRAY of
+// PMIX_INFO. About the server's own process, and PMIX_PROCID whatever the
+// proc, the server answers itself (server_identity.h SelfValue) before its
+// store. The value is malloc'd (PMIX_VALUE_RELEASE).
+Result<pmix_value_t*> Get(const pmix_proc_t* proc, const std::string& key);
 
 }  // namespace pmix::server
 

@@ -70,6 +70,9 @@ typedef struct {
     int connects;           /* connect / disconnect / spawn upcalls */
     int disconnects;
     int spawns;
+    int connected_rank[HOST_MAX_PROCS];  /* client_connected(2) per local rank */
+    int lost[HOST_MAX_PROCS];  /* PMIX_ERR_LOST_CONNECTION events per local rank */
+    int lost_other;            /* ... about a process that is not a local rank */
 } HostState;
 
 extern HostOptions host_opts;

@@ -19,8 +19,10 @@ static int LocalIndex(const pmix_proc_t *proc) {
 }
 
 static pmix_status_t Connected(const pmix_proc_t *proc, int v1) {
+    int idx = LocalIndex(proc);
     pthread_mutex_lock(&host_state.lock);
     host_state.connected++;
+    if (idx >= 0) host_state.connected_rank[idx]++;
     if (v1) host_state.connected_v1++;
     pthread_mutex_unlock(&host_state.lock);
     HostVerbose("client_connected%s %s:%u", v1 ? "" : "2", proc->nspace, proc->rank);

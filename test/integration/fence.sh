@@ -3,8 +3,9 @@
 # collecting rounds, barriers, subsets, overlapping and back-to-back
 # Fence_nb, PMIX_TIMEOUT, with 1, 2, 8 and 64 ranks on one node and with
 # ranks on a second node (the host's fence_nb path); a rank that dies
-# without finalizing (pmixx only: OpenPMIx 4.2.2 answers
-# PMIX_ERR_PARTIAL_SUCCESS where pmixx answers PMIX_ERR_PROC_TERM_WO_SYNC).
+# without finalizing (pmixx only: the fence it interrupts completes among the
+# survivors with PMIX_ERR_PARTIAL_SUCCESS as on OpenPMIx 4.2.2, a later one
+# naming it fails at once with PMIX_ERR_PROC_TERM_WO_SYNC).
 . "$(dirname "$0")/common.sh"
 tolerate_finalize=1
 

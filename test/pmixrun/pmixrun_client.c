@@ -8,6 +8,10 @@
  *                               PMIX_EVENT_PROC_TERMINATED events and prints
  *                               "terminated: <rank> exit <code>" for each
  *   pmixrun_client env VAR      prints "rank R VAR=value"
+ *   pmixrun_client nskey        puts "<nspace>-<rank>-local" (a key made
+ *                               from the namespace, as OpenPMIx's dmodex
+ *                               example does), commits, fences, reads the
+ *                               next rank's, prints "nskey ok <nspace>"
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -83,6 +87,28 @@ static uint32_t JobSize(void) {
     return size;
 }
 
+/* A key built from the namespace must not be a reserved ("pmix...") one. */
+static int NamespaceKey(void) {
+    char key[PMIX_MAX_KEYLEN + 1];
+    snprintf(key, sizeof key, "%.200s-%u-local", me.nspace, me.rank);
+    pmix_value_t v;
+    PMIX_VALUE_LOAD(&v, &me.rank, PMIX_UINT32);
+    pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, key, &v);
+    PMIX_VALUE_DESTRUCT(&v);
+    if (rc != PMIX_SUCCESS) return fprintf(stderr, "put %s: %s\n", key, PMIx_Error_string(rc)), 1;
+    if (PMIx_Commit() != PMIX_SUCCESS || Fence() != 0) return 1;
+    pmix_proc_t peer = me;
+    peer.rank = (me.rank + 1) % JobSize();
+    snprintf(key, sizeof key, "%.200s-%u-local", me.nspace, peer.rank);
+    pmix_value_t *got = NULL;
+    rc = PMIx_Get(&peer, key, NULL, 0, &got);
+    if (rc != PMIX_SUCCESS) return fprintf(stderr, "get %s: %s\n", key, PMIx_Error_string(rc)), 1;
+    int bad = got->type != PMIX_UINT32 || got->data.uint32 != peer.rank;
+    PMIX_VALUE_RELEASE(got);
+    if (!bad) printf("nskey ok %s\n", me.nspace);
+    return bad;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) return 2;
     pmix_status_t rc = PMIx_Init(&me, NULL, 0);
@@ -96,6 +122,8 @@ int main(int argc, char **argv) {
         bad = 1;
     } else if (strcmp(argv[1], "terminated") == 0) {
         bad = Terminated(JobSize());
+    } else if (strcmp(argv[1], "nskey") == 0) {
+        bad = NamespaceKey();
     } else if (strcmp(argv[1], "env") == 0 && argc > 2) {
         const char *v = getenv(argv[2]);
         printf("rank %u %s=%s\n", me.rank, argv[2], v ? v : "(unset)");

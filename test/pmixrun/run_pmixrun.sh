@@ -47,6 +47,14 @@ if run terminated 0 -n 4 "$client" terminated; then
     for r in 1 2 3; do expect_in terminated out "terminated: $r exit 0"; done
 fi
 
+# --- namespaces as production launchers name them: <base>@<n>, never "pmix..." ---
+# (a key made from the namespace is then not a reserved key)
+if run nskey 0 -n 2 "$client" nskey; then
+    expect_in nskey out "nskey ok "
+    grep -q "nskey ok pmix" "$work/nskey.out" && fail "nskey: the namespace starts with pmix"
+    grep -q "nskey ok .*@1\$" "$work/nskey.out" || fail "nskey: the primary job is not named <base>@1"
+fi
+
 # --- programs that cannot run, bad command lines --------------------------------
 run missing 127 -n 2 /nonexistent/prog && expect_in missing err "/nonexistent/prog: No such file"
 run notfound 127 -n 2 pmixrun-no-such-command && expect_in notfound err "command not found"

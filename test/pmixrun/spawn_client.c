@@ -272,9 +272,11 @@ static void Child(void) {
     rc = PMIx_Get(&proc, PMIX_PARENT_ID, NULL, 0, &val);
     if (rc == PMIX_SUCCESS && val->type == PMIX_PROC) parent = *val->data.proc;
     if (val) PMIX_VALUE_RELEASE(val);
-    size_t plen = strlen(parent.nspace);
+    /* pmixrun names jobs <base>@<n>: the child shares the parent's base. */
+    const char *at = strrchr(parent.nspace, '@');
+    size_t plen = at != NULL ? (size_t)(at - parent.nspace) + 1 : 0;
     bool nested = plen > 0 && strncmp(me.nspace, parent.nspace, plen) == 0 &&
-                  me.nspace[plen] == '.';
+                  strcmp(me.nspace, parent.nspace) != 0;
     Report("parent-id", rc == PMIX_SUCCESS && parent.rank == 0 && nested, "PMIX_PARENT_ID", rc);
     uint32_t size = GetU32(me.nspace, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
     Report("job-size", size == NCHILDREN, "PMIX_JOB_SIZE", PMIX_ERR_BAD_PARAM);

@@ -77,13 +77,13 @@ std::string Tag(const Job& job, int rank) {
 Launcher::Launcher(Site site) : site_(std::move(site)) {}
 
 void Launcher::NamePrimary(JobLayout* layout) const {
-  layout->nspace = site_.base_nspace;
+  layout->nspace = site_.PrimaryNspace();
   layout->job_dir = site_.session_dir + "/job";
 }
 
 void Launcher::NameSpawned(JobLayout* layout) {
   const std::string n = std::to_string(next_job_++);
-  layout->nspace = site_.base_nspace + "." + n;
+  layout->nspace = site_.base_nspace + "@" + std::to_string(next_job_);
   layout->job_dir = site_.session_dir + "/job." + n;
 }
 

@@ -22,7 +22,12 @@ struct Site {
   std::string hostname;
   std::string session_dir;
   std::string cwd;                    // pmixrun's working directory
-  std::string base_nspace;            // the primary job's; spawned jobs get <base>.<n>
+  // Jobs are named <base>@1 (the primary), <base>@2, ... (spawned), as
+  // production launchers name theirs (PRRTE: prterun-<host>-<pid>@<n>). The
+  // base never starts with "pmix": clients build keys from their namespace
+  // ("<nspace>-<rank>-local") and keys starting with "pmix" are reserved.
+  std::string base_nspace;
+  std::string PrimaryNspace() const { return base_nspace + "@1"; }
   std::vector<std::string> base_env;  // pmixrun's environment, cleaned, with -x applied
   uint32_t univ_size = 1;             // the primary job's size
   bool tag_output = false;            // --tag-output

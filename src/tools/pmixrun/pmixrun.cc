@@ -81,7 +81,7 @@ std::vector<std::string> BaseEnv(const Options& opts) {
 
 int StartServer(const Site& site, int verbose) {
   pmix_server_module_t module;
-  FillModule(&module, site.base_nspace, verbose);
+  FillModule(&module, site.PrimaryNspace(), verbose);
   pmix_info_t info[3];
   for (pmix_info_t& i : info) PMIx_Info_construct(&i);
   (void)PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, site.session_dir.c_str(), PMIX_STRING);
@@ -114,7 +114,6 @@ void RaiseFdLimit() {
 
 Site MakeSite(const Options& opts) {
   Site site;
-  site.base_nspace = "pmixrun." + std::to_string(getpid());
   site.base_env = BaseEnv(opts);
   site.univ_size = static_cast<uint32_t>(opts.nprocs);
   site.tag_output = opts.tag_output;
@@ -123,6 +122,8 @@ Site MakeSite(const Options& opts) {
   site.hostname =
       gethostname(buf, sizeof buf) == 0 ? (buf[sizeof buf - 1] = '\0', buf) : "localhost";
   site.cwd = getcwd(buf, sizeof buf) != nullptr ? buf : "/";
+  // "prun-<host>-<pid>": never "pmix..." (launch.h), unique on the node.
+  site.base_nspace = "prun-" + site.hostname.substr(0, 64) + "-" + std::to_string(getpid());
   return site;
 }
 
@@ -159,7 +160,7 @@ int Run(const Options& opts) {
   RaiseFdLimit();
   if (!InstallWakeup()) return Error("cannot install signal handlers"), kSetupExit;
   if (!MakeSessionDir(&site.session_dir)) return kSetupExit;
-  const std::string session_dir = site.session_dir, nspace = site.base_nspace;
+  const std::string session_dir = site.session_dir, nspace = site.PrimaryNspace();
   if (StartServer(site, opts.verbose) != 0) return Teardown(session_dir, nspace, false), kSetupExit;
   Launcher launcher(std::move(site));
   JobTable jobs;

@@ -181,7 +181,7 @@ int main(int argc, char **argv) {
         Spawns(PMIX_ERR_NOT_SUPPORTED);
     } else if (strcmp(mode, "dead") == 0) {
         pmix_proc_t all = ProcOf(PMIX_RANK_WILDCARD);
-        CheckRank1Dies(PMIx_Connect, "Connect", &all, 1, job_size);
+        CheckRank1Dies(PMIx_Connect, "Connect", &all, 1, job_size, PMIX_ERR_PROC_TERM_WO_SYNC);
         ClientFinalize(); /* no final fence: rank 1 is gone */
         return 0;
     } else if (strcmp(mode, "extra") == 0 || strcmp(mode, "extra-noupcall") == 0) {

@@ -237,6 +237,41 @@ static void Realms(void) {
 
 /* --- rules ------------------------------------------------------------------ */
 
+static void NullOnErrorCb(pmix_status_t status, pmix_value_t *kv, void *cbdata) {
+    int *state = cbdata;
+    *state = (status != PMIX_SUCCESS && kv == NULL) ? 1 : 2;
+}
+
+/* A failed get leaves *val NULL (callers release it on their error paths),
+ * whichever way it failed: a miss in the cache, a miss at the server, a
+ * bad argument; a failed Get_nb hands its callback no value. */
+static void NullOnError(void) {
+    pmix_value_t *garbage = (pmix_value_t *)(uintptr_t)0x1;
+    pmix_value_t *v = garbage;
+    CHECK_RC(PMIx_Get(NULL, "pmix.no.such.key", NULL, 0, &v), PMIX_ERR_NOT_FOUND, "NULL: reserved");
+    CHECK(v == NULL, "failed get (reserved key) left *val %p", (void *)v);
+    v = garbage;
+    pmix_proc_t peer = ProcOf((client_me.rank + 1) % job_size);
+    pmix_info_t opt;
+    PMIX_INFO_LOAD(&opt, PMIX_OPTIONAL, NULL, PMIX_BOOL);
+    CHECK(PMIx_Get(&peer, "getx.nobody.put", &opt, 1, &v) != PMIX_SUCCESS, "NULL: optional miss");
+    CHECK(v == NULL, "failed get (optional miss) left *val %p", (void *)v);
+    v = garbage;
+    CHECK(PMIx_Get(&peer, "getx.nobody.put", Timeout(1), 1, &v) != PMIX_SUCCESS, "NULL: server miss");
+    CHECK(v == NULL, "failed get (server miss) left *val %p", (void *)v);
+    v = garbage;
+    pmix_proc_t stranger;
+    PMIX_LOAD_PROCID(&stranger, "getx.no.such.nspace", 0);
+    CHECK(PMIx_Get(&stranger, PMIX_JOB_SIZE, &opt, 1, &v) != PMIX_SUCCESS, "NULL: stranger");
+    CHECK(v == NULL, "failed get (unknown nspace) left *val %p", (void *)v);
+    PMIX_INFO_DESTRUCT(&opt);
+    volatile int state = 0;
+    CHECK_RC(PMIx_Get_nb(NULL, "pmix.no.such.key", NULL, 0, NullOnErrorCb, (void *)&state),
+             PMIX_SUCCESS, "Get_nb of a missing key");
+    for (int i = 0; i < 10000 && state == 0; ++i) usleep(1000);
+    CHECK(state == 1, "failed Get_nb: callback state %d (1 = error and NULL value)", state);
+}
+
 static void Rules(void) {
     pmix_value_t val, *v = NULL;
     int one = 1;
@@ -253,6 +288,7 @@ static void Rules(void) {
     CHECK_RC(PMIx_Get(&stranger, PMIX_JOB_SIZE, &imm, 1, &v), PMIX_ERR_NOT_FOUND, "unknown nspace");
     PMIX_INFO_DESTRUCT(&imm);
     if (OnOpenPmix()) return; /* OpenPMIx 4.2.2 accepts / crashes on these */
+    NullOnError(); /* OpenPMIx 4.2.2 leaves *val as it was on some misses */
     CHECK_RC(PMIx_Get(NULL, "x", NULL, 0, NULL), PMIX_ERR_BAD_PARAM, "PMIx_Get without val");
     CHECK_RC(PMIx_Put(PMIX_SCOPE_UNDEF, "getx.s", &val), PMIX_ERR_BAD_PARAM, "put, scope UNDEF");
     CHECK_RC(PMIx_Put(PMIX_GLOBAL, "pmix.reserved", &val), PMIX_ERR_BAD_PARAM, "put, reserved key");

@@ -1,0 +1,38 @@
+// What a server says about itself: the server keys its clients find in
+// their job info, and the answers to a PMIx_Get about the server's own
+// process in a process that is only a server (server_self.h).
+//
+// Threads: progress thread only (they read the Server).
+#ifndef PMIXX_SRC_SERVER_SERVER_IDENTITY_H
+#define PMIXX_SRC_SERVER_SERVER_IDENTITY_H
+
+#include <optional>
+#include <string>
+
+#include "pmix_common.h"
+#include "src/common/status.h"
+#include "src/server/server_state.h"
+#include "src/wire/buffer.h"
+
+namespace pmix::server {
+
+// The server's own namespace when the host gives no PMIX_SERVER_NSPACE to
+// PMIx_server_init: "pmix-server:<pid>", as OpenPMIx names it.
+std::string DefaultServerNspace();
+
+// The server keys every namespace's job info gets (unless the host gave
+// the key itself): PMIX_SERVER_NSPACE, PMIX_SERVER_RANK,
+// PMIX_SERVER_HOSTNAME and, when the server listens, PMIX_SERVER_URI (its
+// first listener: the one tools reach it by). OpenPMIx 4.2.2 gives its
+// clients PMIX_SERVER_URI only, under their own rank.
+Result<wire::Infos> ServerKeys(const Server& s);
+
+// A key about the server's own process: PMIX_PROCID, PMIX_NSPACE,
+// PMIX_RANK, PMIX_HOSTNAME, the server keys above, PMIX_SERVER_TMPDIR and
+// PMIX_SYSTEM_TMPDIR. nullopt for any other key. The value is malloc'd
+// (PMIX_VALUE_RELEASE).
+std::optional<Result<pmix_value_t*>> SelfValue(const Server& s, const std::string& key);
+
+}  // namespace pmix::server
+
+#endif  // PMIXX_SRC_SERVER_SERVER_IDENTITY_H

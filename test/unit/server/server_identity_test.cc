@@ -1,0 +1,115 @@
+// A process that is only a server asks about itself (PMIx_Get, as mpirun
+// and orted do), and the server keys every namespace's job info carries
+// (server_identity.h): what OpenPMIx 4.2.2 answers, measured (the default
+// namespace "pmix-server:<pid>", PMIX_PROCID with a NULL proc, the
+// server's URI under its own id), plus the keys the standard names.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "pmix.h"
+#include "pmix_server.h"
+#include "test/unit/server/in_process_server.h"
+
+namespace pmix::server {
+namespace {
+
+class ServerIdentity : public test_support::InProcessServer {
+ protected:
+  // The string value of key about proc (NULL: the server itself); "" on error.
+  static std::string GetString(const pmix_proc_t* proc, const char* key) {
+    pmix_value_t* v = nullptr;
+    pmix_status_t rc = PMIx_Get(proc, key, nullptr, 0, &v);
+    if (rc != PMIX_SUCCESS || v == nullptr || v->type != PMIX_STRING || v->data.string == nullptr) {
+      if (v != nullptr) PMIx_Value_free(v, 1);
+      return "";
+    }
+    std::string out = v->data.string;
+    PMIx_Value_free(v, 1);
+    return out;
+  }
+
+  static pmix_proc_t Me() {
+    pmix_value_t* v = nullptr;
+    pmix_proc_t me{};
+    EXPECT_EQ(PMIx_Get(nullptr, PMIX_PROCID, nullptr, 0, &v), PMIX_SUCCESS);
+    if (v != nullptr && v->type == PMIX_PROC) me = *v->data.proc;
+    if (v != nullptr) PMIx_Value_free(v, 1);
+    return me;
+  }
+};
+
+TEST_F(ServerIdentity, DefaultNamespaceIsPmixServerColonPid) {
+  StartServer(false, {});
+  pmix_proc_t me = Me();
+  EXPECT_EQ(std::string(me.nspace), "pmix-server:" + std::to_string(getpid()));
+  EXPECT_EQ(me.rank, 0u);
+  // PMIX_PROCID names the caller whatever the proc (standard §6.1.4).
+  pmix_value_t* v = nullptr;
+  ASSERT_EQ(PMIx_Get(&me, PMIX_PROCID, nullptr, 0, &v), PMIX_SUCCESS);
+  EXPECT_TRUE(PMIx_Check_procid(v->data.proc, &me));
+  PMIx_Value_free(v, 1);
+}
+
+TEST_F(ServerIdentity, AnswersAboutItsOwnProcess) {
+  StartServer(false, {{PMIX_SERVER_NSPACE, "host-srv"}, {PMIX_HOSTNAME, "node7"}});
+  pmix_proc_t me = Me();
+  EXPECT_STREQ(me.nspace, "host-srv");
+  EXPECT_EQ(GetString(&me, PMIX_HOSTNAME), "node7");
+  EXPECT_EQ(GetString(&me, PMIX_SERVER_HOSTNAME), "node7");
+  EXPECT_EQ(GetString(nullptr, PMIX_NSPACE), "host-srv");
+  EXPECT_EQ(GetString(&me, PMIX_SERVER_NSPACE), "host-srv");
+  EXPECT_NE(GetString(&me, PMIX_SERVER_URI), "");  // how tools reach it
+  EXPECT_NE(GetString(&me, PMIX_SERVER_TMPDIR), "");
+  pmix_value_t* v = nullptr;
+  ASSERT_EQ(PMIx_Get(&me, PMIX_SERVER_RANK, nullptr, 0, &v), PMIX_SUCCESS);
+  EXPECT_EQ(v->type, PMIX_PROC_RANK);
+  EXPECT_EQ(v->data.rank, 0u);
+  PMIx_Value_free(v, 1);
+}
+
+TEST_F(ServerIdentity, FailedGetLeavesValueNull) {
+  StartServer(false, {});
+  pmix_proc_t me = Me();
+  auto* garbage = reinterpret_cast<pmix_value_t*>(uintptr_t{1});
+  pmix_value_t* v = garbage;
+  EXPECT_EQ(PMIx_Get(&me, "no.such.key", nullptr, 0, &v), PMIX_ERR_NOT_FOUND);
+  EXPECT_EQ(v, nullptr);
+  pmix_proc_t stranger{};
+  PMIx_Load_procid(&stranger, "nobody", 0);
+  v = garbage;
+  EXPECT_NE(PMIx_Get(&stranger, PMIX_JOB_SIZE, nullptr, 0, &v), PMIX_SUCCESS);
+  EXPECT_EQ(v, nullptr);
+}
+
+void OpDone(pmix_status_t status, void* cbdata) { *static_cast<volatile int*>(cbdata) = status + 1000; }
+
+TEST_F(ServerIdentity, JobInfoCarriesTheServerKeys) {
+  StartServer(false, {{PMIX_SERVER_NSPACE, "srv-ns"}, {PMIX_HOSTNAME, "node3"}});
+  uint32_t one = 1;
+  pmix_info_t info[2];
+  PMIx_Info_load(&info[0], PMIX_JOB_SIZE, &one, PMIX_UINT32);
+  PMIx_Info_load(&info[1], PMIX_SERVER_HOSTNAME, "given-by-host", PMIX_STRING);
+  volatile int done = 0;
+  ASSERT_EQ(PMIx_server_register_nspace("job-k", 1, info, 2, OpDone, (void*)&done), PMIX_SUCCESS);
+  for (int i = 0; i < 10000 && done == 0; ++i) usleep(1000);
+  ASSERT_EQ(done, PMIX_SUCCESS + 1000);
+  pmix_proc_t job{};
+  PMIx_Load_procid(&job, "job-k", PMIX_RANK_WILDCARD);
+  EXPECT_EQ(GetString(&job, PMIX_SERVER_NSPACE), "srv-ns");
+  EXPECT_EQ(GetString(&job, PMIX_SERVER_HOSTNAME), "given-by-host");  // the host's value wins
+  EXPECT_EQ(GetString(&job, PMIX_SERVER_URI), GetString(nullptr, PMIX_SERVER_URI));
+  EXPECT_NE(GetString(&job, PMIX_SERVER_URI), "");
+  pmix_value_t* v = nullptr;
+  ASSERT_EQ(PMIx_Get(&job, PMIX_SERVER_RANK, nullptr, 0, &v), PMIX_SUCCESS);
+  EXPECT_EQ(v->data.rank, 0u);
+  PMIx_Value_free(v, 1);
+  for (auto& i : info) PMIx_Info_destruct(&i);
+  done = 0;
+  PMIx_server_deregister_nspace("job-k", OpDone, (void*)&done);
+  for (int i = 0; i < 10000 && done == 0; ++i) usleep(1000);
+}
+
+}  // namespace
+}  // namespace pmix::server
