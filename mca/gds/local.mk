@@ -1,7 +1,13 @@
 # mca/gds: framework base (multi-select data store), module lookup and the
 # internal Store wrapper used by the server and the client.
 src_libpmix_core_la_SOURCES += \
-	mca/gds/base/gds_base.cc mca/gds/base/gds_base.h
+	mca/gds/base/gds_base.cc mca/gds/base/gds_base.h \
+	mca/gds/base/region.cc mca/gds/base/region.h \
+	mca/gds/base/image.cc mca/gds/base/image.h \
+	mca/gds/base/image_format.h \
+	mca/gds/base/image_layout.cc mca/gds/base/image_layout.h \
+	mca/gds/base/image_values.cc mca/gds/base/image_values.h \
+	mca/gds/base/image_writer.cc
 
 if HAVE_GTEST
 # The hash module driven through its descriptor (compiled in; the public

@@ -1,9 +1,13 @@
-// Ingest: parse and lay out (all validation), then one store call per
-// realm instance.
+// Ingest: parse and lay out (all validation), then one job-data image
+// (mca/gds/base/image.h) with every realm instance's key/values, attached
+// to the store.
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <set>
 
+#include "mca/bfrops/base/bfrops_base.h"
+#include "mca/gds/base/image.h"
 #include "src/common/output.h"
 #include "src/jobinfo/derive.h"
 #include "src/jobinfo/jobinfo.h"
@@ -13,84 +17,76 @@
 namespace pmix::jobinfo {
 namespace {
 
-pmix_proc_t MakeProc(std::string_view nspace, pmix_rank_t rank) {
-  pmix_proc_t proc;
-  std::memset(&proc, 0, sizeof(proc));
-  std::memcpy(proc.nspace, nspace.data(), nspace.size());  // size checked by Ingest
-  proc.rank = rank;
-  return proc;
+gds::ImageKvs ImageKvsOf(const KvSet& set) {
+  gds::ImageKvs out;
+  std::span<const pmix_info_t> items = set.view();
+  out.reserve(items.size());
+  for (size_t i = 0; i < items.size(); ++i) out.push_back({&items[i], set.IsHost(i)});
+  return out;
 }
 
-gds::Where NodeWhere(const NodeInfo& node) {
-  gds::Where where = gds::Where::NodeId(0);
-  where.nodeid = node.id;
-  where.hostname = node.host;
-  return where;
-}
-
-class Writer {
+// The image input of one registration: the instances' key/value sets
+// (kept alive here until the image is written) and the rank table.
+class InputBuilder {
  public:
-  Writer(gds::Store& store, std::string_view nspace, const Model& model, const Layout& layout)
-      : store_(store),
-        nspace_(nspace),
-        model_(model),
-        layout_(layout),
-        job_proc_(MakeProc(nspace, PMIX_RANK_WILDCARD)) {
+  InputBuilder(std::string_view nspace, const Model& model, const Layout& layout)
+      : nspace_(nspace), model_(model), layout_(layout) {
     HostJobKvs(model, host_job_);
   }
 
-  Status All() {
-    PMIX_RETURN_IF_ERROR(Job());
-    for (const AppInfo& app : layout_.apps) PMIX_RETURN_IF_ERROR(App(app));
-    for (size_t i = 0; i < layout_.table.nodes().size(); ++i) PMIX_RETURN_IF_ERROR(Node(i));
-    for (const RankInfo& rank : layout_.ranks) PMIX_RETURN_IF_ERROR(Proc(rank));
-    return Sessions();
+  gds::ImageInput Build(const gds::ImageMeta& meta, std::vector<pmix_rank_t> local_ranks) {
+    gds::ImageInput in;
+    in.nspace = std::string(nspace_);
+    in.meta = meta;
+    JobKvs(model_, layout_, nspace_, host_job_, Next());
+    in.job = ImageKvsOf(sets_.back());
+    for (const AppInfo& app : layout_.apps) {
+      AppKvs(layout_, app, host_job_, Next());
+      in.apps.push_back({app.appnum, ImageKvsOf(sets_.back())});
+    }
+    const auto& nodes = layout_.table.nodes();
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      NodeKvs(layout_, i, host_job_, Next());
+      in.nodes.push_back({nodes[i].host, nodes[i].id, ImageKvsOf(sets_.back())});
+    }
+    for (size_t index : layout_.job_nodes) in.job_nodes.push_back(static_cast<uint32_t>(index));
+    in.local_ranks = std::move(local_ranks);
+    Sessions(in);
+    in.ranks.reserve(layout_.ranks.size());
+    for (const RankInfo& rank : layout_.ranks) {
+      gds::ImageInput::Rank r;
+      r.rank = rank.rank;
+      if (rank.node != kNoNode) r.node = static_cast<uint32_t>(rank.node);
+      r.local_rank = rank.local_rank;
+      r.appnum = rank.appnum;
+      r.app_rank = rank.app_rank;
+      for (size_t p = rank.data_begin; p < rank.data_end; ++p) {
+        const InfoRefs& kvs = layout_.proc_data[p]->kvs;
+        r.kvs.insert(r.kvs.end(), kvs.begin(), kvs.end());
+      }
+      in.ranks.push_back(std::move(r));
+    }
+    return in;
   }
 
  private:
-  Status Job() {
-    kvs_.Clear();
-    JobKvs(model_, layout_, nspace_, host_job_, kvs_);
-    return Put(job_proc_, gds::Where::Job());
-  }
-  Status App(const AppInfo& app) {
-    kvs_.Clear();
-    AppKvs(layout_, app, host_job_, kvs_);
-    return Put(job_proc_, gds::Where::App(app.appnum));
-  }
-  Status Node(size_t index) {
-    kvs_.Clear();
-    NodeKvs(layout_, index, host_job_, kvs_);
-    return Put(job_proc_, NodeWhere(layout_.table.nodes()[index]));
-  }
-  Status Proc(const RankInfo& rank) {
-    kvs_.Clear();
-    ProcKvs(model_, layout_, rank, kvs_);
-    if (kvs_.empty()) return Status();
-    return Put(MakeProc(nspace_, rank.rank), gds::Where::Proc());
-  }
-  Status Sessions() {
+  KvSet& Next() { return sets_.emplace_back(); }
+
+  void Sessions(gds::ImageInput& in) {
     std::set<uint32_t> ids;
     for (const SessionEntry& session : model_.sessions) ids.insert(session.id);
     if (model_.session_id) ids.insert(*model_.session_id);
     for (uint32_t id : ids) {
-      kvs_.Clear();
-      SessionKvs(model_, id, host_job_, kvs_);
-      PMIX_RETURN_IF_ERROR(Put(job_proc_, gds::Where::Session(id)));
+      SessionKvs(model_, id, host_job_, Next());
+      in.sessions.push_back({id, ImageKvsOf(sets_.back())});
     }
-    return Status();
-  }
-  Status Put(const pmix_proc_t& proc, const gds::Where& where) {
-    return store_.Put(proc, where, PMIX_SCOPE_UNDEF, kvs_.view());
   }
 
-  gds::Store& store_;
   std::string_view nspace_;
   const Model& model_;
   const Layout& layout_;
-  const pmix_proc_t job_proc_;
   KvSet host_job_;
-  KvSet kvs_;  // reused per instance
+  std::deque<KvSet> sets_;  // stable addresses: the input borrows from them
 };
 
 Summary MakeSummary(const Model& model, const Layout& layout, int nlocalprocs) {
@@ -139,18 +135,27 @@ Result<Summary> Ingest(gds::Store& store, std::string_view nspace, int nlocalpro
   }
   Result<Layout> layout = BuildLayout(*model, ctx);
   PMIX_RETURN_IF_ERROR(layout.status());
-  const pmix_proc_t job = MakeProc(nspace, PMIX_RANK_WILDCARD);
-  const bool fresh = store.Fetch(job, gds::Where::Job(), PMIX_GDS_VIEW_ALL, "").status().code() ==
-                     PMIX_ERR_NOT_FOUND;
-  Status status = Writer(store, nspace, *model, *layout).All();
-  if (!status.ok()) {
-    // Past validation only the store fails (memory, an uncopyable nested
-    // value, a node id the namespace already gave another node): leave no
-    // half-registered namespace behind -- unless it held data before.
-    if (fresh) (void)store.Remove(job);
-    return status;
-  }
-  return MakeSummary(*model, *layout, nlocalprocs);
+  Summary summary = MakeSummary(*model, *layout, nlocalprocs);
+  gds::ImageMeta meta;
+  std::shared_ptr<const gds::Image> previous = store.FindImage(nspace);
+  meta.generation = previous != nullptr ? previous->meta().generation + 1 : 1;
+  meta.nlocalprocs = nlocalprocs;
+  meta.job_size = layout->job_size;
+  meta.local_nodeid = summary.local_nodeid;
+  meta.session_id = model->session_id;
+  meta.num_apps = layout->num_apps;
+  meta.nproc_offset = model->offset;
+  auto codec = bfrops::DefaultCodec();
+  PMIX_RETURN_IF_ERROR(codec.status());
+  auto region = [&]() -> Result<gds::Region> {
+    InputBuilder builder(nspace, *model, *layout);
+    return gds::WriteImage(builder.Build(meta, summary.local_ranks), *codec, ctx.medium);
+  }();
+  PMIX_RETURN_IF_ERROR(region.status());
+  auto image = gds::Image::Open(std::move(*region));
+  PMIX_RETURN_IF_ERROR(image.status());
+  store.AttachImage(std::move(*image));
+  return summary;
 }
 
 }  // namespace pmix::jobinfo

@@ -1,6 +1,7 @@
 // Job-info ingestion: the info array a host passes to
-// PMIx_server_register_nspace (standard §17.2.3), validated, expanded and
-// stored in a gds store by realm (RFC0009 placement, gds.h).
+// PMIx_server_register_nspace (standard §17.2.3), validated and laid out as
+// one compact job-data image (mca/gds/base/image.h) that answers fetches by
+// realm (RFC0009 placement, gds.h) once attached to a gds store.
 //
 // The server ingests the host's array into its store; a client ingests the
 // same array, received during its handshake, into its cache. Both call
@@ -8,7 +9,7 @@
 // arguments: no environment, clock or host lookup is read here (the
 // caller puts the server's node name in Context).
 //
-// What is stored (scope PMIX_SCOPE_UNDEF, values deep-copied):
+// What the image holds (scope PMIX_SCOPE_UNDEF, values copied in):
 //   JOB      every plain info of the array and of PMIX_JOB_INFO_ARRAYs,
 //            unknown keys included; PMIX_NODE_MAP / PMIX_PROC_MAP as given.
 //   SESSION  each PMIX_SESSION_INFO_ARRAY under its PMIX_SESSION_ID.
@@ -17,20 +18,15 @@
 //            PMIX_HOSTNAME (both given: linked).
 //   PROC     each PMIX_PROC_DATA (PMIX_PROC_INFO_ARRAY) under its PMIX_RANK
 //            (or PMIX_PROCID); the rank key itself is not stored.
-// plus the keys derived from the maps and arrays (derive.h lists them),
-// each only where the host did not give that key for that instance.
+// plus the keys derived from the maps and arrays (derive.h lists them;
+// per-process keys are derived by the image on demand, image.h), each only
+// where the host did not give that key for that instance.
 //
-// Validation happens before the first store call; on a validation error
-// nothing is stored. Should the store itself fail afterwards (out of
-// memory, a value it cannot copy, node arrays that contradict the node ids
-// stored by an earlier Ingest of the same namespace), its status is
-// returned and, when the namespace had no job data before this call,
-// everything stored for it is removed (session data excepted: shared);
-// otherwise part of the array may have been stored.
-//
-// Ingesting the same array again changes nothing (values are replaced by
-// equal ones), so a host's re-registration is best ingested as the whole
-// accumulated array: an increment alone derives from the increment only.
+// All or nothing: on any error (validation, memory, a value the codec
+// cannot pack) the store is unchanged. On success the new image replaces
+// the namespace's previous one (its generation + 1): a host's
+// re-registration is ingested as the whole accumulated array (an image's
+// Registration() gives back what the host gave).
 //
 // Threads: no shared state; the store's own rule applies (one thread at a
 // time per store).
@@ -57,6 +53,9 @@ struct Context {
   // against PMIX_HOSTNAME_ALIASES of node arrays, then by the part before
   // the first '.' when exactly one node matches that way.
   std::string local_hostname;
+  // Where the image is laid out: a gds module with regions (the server's
+  // gds::RegionModule(), e.g. shmem), or nullptr for the private heap.
+  const pmix_gds_module_t* medium = nullptr;
 };
 
 // What the server or client needs to run the job afterwards.

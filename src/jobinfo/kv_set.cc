@@ -16,8 +16,9 @@ std::optional<size_t> KvSet::IndexOf(std::string_view key) const {
   return it->second;
 }
 
-void KvSet::Append(const pmix_info_t& info) {
+void KvSet::Append(const pmix_info_t& info, bool host) {
   items_.push_back(info);
+  host_.push_back(host);
   if (items_.size() == kLinearMax + 1) {
     for (size_t i = 0; i < items_.size(); ++i) index_.emplace(std::string(KeyOf(items_[i])), i);
   } else if (items_.size() > kLinearMax) {
@@ -28,13 +29,14 @@ void KvSet::Append(const pmix_info_t& info) {
 void KvSet::Put(const pmix_info_t& info) {
   if (auto i = IndexOf(KeyOf(info))) {
     items_[*i] = info;
+    host_[*i] = true;
   } else {
-    Append(info);
+    Append(info, true);
   }
 }
 
 void KvSet::Default(const pmix_info_t& info) {
-  if (!Has(KeyOf(info))) Append(info);
+  if (!Has(KeyOf(info))) Append(info, false);
 }
 
 const pmix_info_t* KvSet::Find(std::string_view key) const {
@@ -48,7 +50,7 @@ void KvSet::DefaultValue(const char* key, const pmix_value_t& value) {
   std::memset(&info, 0, sizeof(info));
   PMIX_LOAD_KEY(info.key, key);
   info.value = value;
-  Append(info);
+  Append(info, false);
 }
 
 void KvSet::DefaultUint32(const char* key, uint32_t value) {
@@ -83,6 +85,7 @@ void KvSet::DefaultString(const char* key, std::string value) {
 
 void KvSet::Clear() {
   items_.clear();
+  host_.clear();
   index_.clear();
   strings_.clear();
 }

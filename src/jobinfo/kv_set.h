@@ -42,6 +42,9 @@ class KvSet {
   bool Has(std::string_view key) const { return IndexOf(key).has_value(); }
   const pmix_info_t* Find(std::string_view key) const;
   std::span<const pmix_info_t> view() const { return items_; }
+  // Whether items_[i] is a host value of this instance (Put), not a
+  // derived value or a copy from another level (Default*).
+  bool IsHost(size_t i) const { return host_[i]; }
   bool empty() const { return items_.empty(); }
   void Clear();
 
@@ -50,10 +53,11 @@ class KvSet {
   // kept once a set grows past kLinearMax (the job's may be large).
   static constexpr size_t kLinearMax = 32;
   std::optional<size_t> IndexOf(std::string_view key) const;
-  void Append(const pmix_info_t& info);
+  void Append(const pmix_info_t& info, bool host);
   void DefaultValue(const char* key, const pmix_value_t& value);
 
   std::vector<pmix_info_t> items_;
+  std::vector<bool> host_;  // parallel to items_
   std::unordered_map<std::string, size_t> index_;  // past kLinearMax
   std::deque<std::string> strings_;                // derived strings (stable addresses)
 };

@@ -20,6 +20,7 @@ test_unit_jobinfo_jobinfo_tests_SOURCES = \
 	test/unit/jobinfo/hosts_test.cc \
 	test/unit/jobinfo/realms_test.cc \
 	test/unit/jobinfo/errors_test.cc \
+	test/unit/jobinfo/image_test.cc \
 	test/unit/jobinfo/main.cc
 test_unit_jobinfo_jobinfo_tests_LDADD = src/libpmix_core.la -lgtest
 test_unit_jobinfo_jobinfo_tests_LDFLAGS = -pthread

@@ -2,11 +2,22 @@
  * gds: the data store: job, application, node and session information
  * registered by the host, and the key/values processes put and exchange.
  *
- * Multi-select, ordered by priority. The server uses its first module for
- * its own store; a client is told which module its server uses for the
- * job data (PMIX_GDS_MODULE in the environment) so that, for example, a
- * shared-memory store is read in place, and keeps its cache in its first
- * module.
+ * Multi-select, ordered by priority. A module offers one or both of two
+ * services:
+ *   - a key/value store (create .. remove_session below): the dynamic data
+ *     of a process -- what it put, what it received in a fence or a get.
+ *     The first selected module with a store keeps it ("hash").
+ *   - regions (region_create .. region_release): the memory that holds a
+ *     namespace's job data as a compact, read-only, position-independent
+ *     image (mca/gds/base/image.h is the format), and other data the server
+ *     shares with its clients. A module with shared regions ("shmem": a
+ *     sealed memfd) lets the server lay the image out once per node and
+ *     hand every local client a descriptor to map it read-only; without
+ *     one, images live in private heap memory and travel inline in
+ *     messages. The server uses the first selected module with regions;
+ *     a client attaches a region with the module its server names.
+ * A module without a store sets create .. remove_session to NULL; one
+ * without regions sets region_create .. region_release to NULL.
  *
  * Threads: a store is used from one thread at a time (the progress
  * thread); the module functions themselves keep no shared state, so
@@ -72,7 +83,7 @@
 extern "C" {
 #endif
 
-#define PMIX_GDS_INTERFACE_MAJOR 1
+#define PMIX_GDS_INTERFACE_MAJOR 2
 #define PMIX_GDS_INTERFACE_MINOR 0
 
 /* Where a stored value lives (see the file comment). */
@@ -90,6 +101,16 @@ typedef enum {
     PMIX_GDS_VIEW_LOCAL = 1,
     PMIX_GDS_VIEW_REMOTE = 2
 } pmix_gds_view_t;
+
+/* A region of bytes (see region_create). base/size/fd are the module's
+ * answer; module_data is the module's own (opaque to callers). */
+typedef struct pmix_gds_region {
+    void *base;          /* first byte (writable until sealed) */
+    size_t size;         /* bytes */
+    int fd;              /* after sealing: a descriptor another process of
+                          * this node can region_attach, or -1 */
+    void *module_data;
+} pmix_gds_region_t;
 
 typedef struct pmix_gds_module {
     const char *name;            /* "hash", "shmem" */
@@ -151,6 +172,31 @@ typedef struct pmix_gds_module {
 
     /* Removes the session's data (PMIX_ERR_NOT_FOUND if none). */
     pmix_status_t (*remove_session)(void *store, uint32_t session_id);
+
+    /* Regions. Thread-safe (no shared state between regions).
+     *
+     * region_create: a new writable region of size (> 0) bytes, filled with
+     * zeros, in *region (fd -1 until sealed). PMIX_ERR_BAD_PARAM for size 0
+     * or a NULL region; PMIX_ERR_NOMEM / PMIX_ERR_OUT_OF_RESOURCE when the
+     * memory cannot be had. */
+    pmix_status_t (*region_create)(size_t size, pmix_gds_region_t *region);
+    /* region_seal: makes a created region read-only for good: afterwards
+     * base is mapped read-only and, for a shared medium, region->fd is a
+     * descriptor of the region that nobody (the creator included) can
+     * write, grow or shrink any more. On failure the region is unchanged
+     * (still writable, release it). */
+    pmix_status_t (*region_seal)(pmix_gds_region_t *region);
+    /* region_attach: maps, read-only, a sealed region received from another
+     * process as descriptor fd (ownership of fd passes to the call: it is
+     * kept in the region or closed, also on failure). size is the size the
+     * sender announced. PMIX_ERR_BAD_PARAM when fd is not a region of this
+     * module, is not sealed against writing, growing and shrinking, or has
+     * another size; PMIX_ERR_NOT_SUPPORTED for a module without shared
+     * regions. */
+    pmix_status_t (*region_attach)(int fd, size_t size, pmix_gds_region_t *region);
+    /* region_release: unmaps and closes; the region is zeroed. A zeroed
+     * region is a no-op. */
+    void (*region_release)(pmix_gds_region_t *region);
 } pmix_gds_module_t;
 
 #ifdef __cplusplus

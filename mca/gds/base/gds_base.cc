@@ -6,6 +6,7 @@
 
 #include "mca/base/framework.h"
 #include "mca/base/framework_registry.h"
+#include "mca/gds/base/image.h"
 
 namespace pmix::gds {
 namespace {
@@ -49,8 +50,22 @@ bool CopyKey(std::string_view key, char (&out)[PMIX_MAX_KEYLEN + 1]) {
 Result<const pmix_gds_module_t*> Default() {
   auto modules = Modules();
   PMIX_RETURN_IF_ERROR(modules.status());
-  if (modules->empty()) return Status(PMIX_ERR_NOT_SUPPORTED);
-  return static_cast<const pmix_gds_module_t*>(modules->front().module);
+  for (const mca::SelectedModule& selected : *modules) {
+    auto* module = static_cast<const pmix_gds_module_t*>(selected.module);
+    if (module->create != nullptr && module->store != nullptr && module->fetch != nullptr)
+      return module;
+  }
+  return Status(PMIX_ERR_NOT_SUPPORTED);
+}
+
+Result<const pmix_gds_module_t*> RegionModule() {
+  auto modules = Modules();
+  PMIX_RETURN_IF_ERROR(modules.status());
+  for (const mca::SelectedModule& selected : *modules) {
+    auto* module = static_cast<const pmix_gds_module_t*>(selected.module);
+    if (module->region_create != nullptr) return module;
+  }
+  return static_cast<const pmix_gds_module_t*>(nullptr);
 }
 
 Result<const pmix_gds_module_t*> ByName(std::string_view name) {
@@ -108,13 +123,18 @@ Result<Store> Store::Create(const pmix_gds_module_t* module, std::span<const pmi
 }
 
 Store::Store(Store&& other) noexcept
-    : module_(other.module_), handle_(std::exchange(other.handle_, nullptr)) {}
+    : module_(other.module_),
+      handle_(std::exchange(other.handle_, nullptr)),
+      images_(std::move(other.images_)),
+      next_order_(other.next_order_) {}
 
 Store& Store::operator=(Store&& other) noexcept {
   if (this != &other) {
     Reset();
     module_ = other.module_;
     handle_ = std::exchange(other.handle_, nullptr);
+    images_ = std::move(other.images_);
+    next_order_ = other.next_order_;
   }
   return *this;
 }
@@ -124,6 +144,41 @@ Store::~Store() { Reset(); }
 void Store::Reset() {
   if (handle_ != nullptr) module_->destroy(handle_);
   handle_ = nullptr;
+  images_.clear();
+}
+
+void Store::AttachImage(std::shared_ptr<const Image> image) {
+  if (image == nullptr) return;
+  DetachImage(image->nspace());
+  images_.push_back({std::move(image), ++next_order_});
+}
+
+std::shared_ptr<const Image> Store::FindImage(std::string_view nspace) const {
+  for (const Attached& a : images_) {
+    if (a.image->nspace() == nspace) return a.image;
+  }
+  return nullptr;
+}
+
+void Store::DetachImage(std::string_view nspace) {
+  std::erase_if(images_, [nspace](const Attached& a) { return a.image->nspace() == nspace; });
+}
+
+const Image* Store::ImageFor(const pmix_proc_t& proc, const Where& where) const {
+  if (where.realm == PMIX_GDS_REALM_SESSION && where.session) {
+    const Attached* newest = nullptr;
+    for (const Attached& a : images_) {
+      if (a.image->HasSession(*where.session) && (newest == nullptr || a.order > newest->order))
+        newest = &a;
+    }
+    return newest != nullptr ? newest->image.get() : nullptr;
+  }
+  size_t len = ::strnlen(proc.nspace, PMIX_MAX_NSLEN + 1);
+  std::string_view nspace(proc.nspace, len);
+  for (const Attached& a : images_) {
+    if (a.image->nspace() == nspace) return a.image.get();
+  }
+  return nullptr;
 }
 
 Status Store::Put(const pmix_proc_t& proc, const Where& where, pmix_scope_t scope,
@@ -142,8 +197,8 @@ Status Store::PutValue(const pmix_proc_t& proc, const Where& where, pmix_scope_t
   return Put(proc, where, scope, std::span<const pmix_info_t>(&kv, 1));
 }
 
-Result<InfoArray> Store::Fetch(const pmix_proc_t& proc, const Where& where,
-                               pmix_gds_view_t view, std::string_view key) const {
+Result<InfoArray> Store::ModuleFetch(const pmix_proc_t& proc, const Where& where,
+                                     pmix_gds_view_t view, std::string_view key) const {
   char key_buf[PMIX_MAX_KEYLEN + 1] = {};
   if (!key.empty() && !CopyKey(key, key_buf)) return Status(PMIX_ERR_BAD_PARAM);
   std::vector<pmix_info_t> quals = where.Qualifiers();
@@ -156,11 +211,63 @@ Result<InfoArray> Store::Fetch(const pmix_proc_t& proc, const Where& where,
   return InfoArray(kvs, nkvs);
 }
 
+Result<InfoArray> Store::Fetch(const pmix_proc_t& proc, const Where& where,
+                               pmix_gds_view_t view, std::string_view key) const {
+  auto dynamic = ModuleFetch(proc, where, view, key);
+  const Image* image = ImageFor(proc, where);
+  if (image == nullptr) return dynamic;
+  if (!dynamic.ok() && dynamic.status().code() != PMIX_ERR_NOT_FOUND) return dynamic;
+  if (!key.empty()) {
+    if (dynamic.ok()) return dynamic;
+    return image->Fetch(proc, where, key);
+  }
+  auto fixed = image->Fetch(proc, where, key);
+  if (!fixed.ok()) {
+    if (fixed.status().code() == PMIX_ERR_NOT_FOUND) return dynamic;
+    return fixed;
+  }
+  if (!dynamic.ok() && view == PMIX_GDS_VIEW_ALL) return fixed;
+  // The image's values whose keys the store does not hold in any scope.
+  auto shadow = view == PMIX_GDS_VIEW_ALL ? ModuleFetch(proc, where, view, key)
+                                          : ModuleFetch(proc, where, PMIX_GDS_VIEW_ALL, key);
+  std::vector<pmix_info_t> merged;
+  auto shadowed = [&shadow](const pmix_info_t& info) {
+    if (!shadow.ok()) return false;
+    for (const pmix_info_t& s : shadow->view()) {
+      if (PMIX_CHECK_KEY(&s, info.key)) return true;
+    }
+    return false;
+  };
+  size_t n = dynamic.ok() ? dynamic->size() : 0;
+  for (const pmix_info_t& info : fixed->view()) n += shadowed(info) ? 0 : 1;
+  pmix_info_t* out = PMIx_Info_create(n);
+  if (out == nullptr) return Status(PMIX_ERR_NOMEM);
+  size_t i = 0;
+  Status status;
+  auto copy = [&](const pmix_info_t& info) {
+    if (status.ok()) status = PMIx_Info_xfer(&out[i++], &info);
+  };
+  if (dynamic.ok()) {
+    for (const pmix_info_t& info : dynamic->view()) copy(info);
+  }
+  for (const pmix_info_t& info : fixed->view()) {
+    if (!shadowed(info)) copy(info);
+  }
+  InfoArray result(out, n);
+  if (!status.ok()) return status;
+  if (n == 0) return Status(PMIX_ERR_NOT_FOUND);
+  return result;
+}
+
 Result<ValuePtr> Store::FetchValue(const pmix_proc_t& proc, const Where& where,
                                    pmix_gds_view_t view, std::string_view key) const {
   if (key.empty()) return Status(PMIX_ERR_BAD_PARAM);
-  auto kvs = Fetch(proc, where, view, key);
-  PMIX_RETURN_IF_ERROR(kvs.status());
+  auto kvs = ModuleFetch(proc, where, view, key);
+  if (!kvs.ok()) {
+    const Image* image = kvs.status().code() == PMIX_ERR_NOT_FOUND ? ImageFor(proc, where) : nullptr;
+    if (image == nullptr) return kvs.status();
+    return image->FetchValue(proc, where, key);
+  }
   ValuePtr value(PMIx_Value_create(1));
   if (!value) return Status(PMIX_ERR_NOMEM);
   pmix_status_t rc = PMIx_Value_xfer(value.get(), &(*kvs)[0].value);
@@ -172,11 +279,66 @@ Result<InfoArray> Store::Instances(const pmix_proc_t& proc, pmix_gds_realm_t rea
   pmix_info_t* ids = nullptr;
   size_t nids = 0;
   pmix_status_t rc = module_->instances(handle_, &proc, realm, &ids, &nids);
-  if (rc != PMIX_SUCCESS) return Status(rc);
-  return InfoArray(ids, nids);
+  if (rc != PMIX_SUCCESS && rc != PMIX_ERR_NOT_FOUND) return Status(rc);
+  InfoArray dynamic(ids, nids);
+  std::vector<const Image*> images;
+  if (realm == PMIX_GDS_REALM_SESSION) {
+    for (const Attached& a : images_) images.push_back(a.image.get());
+  } else if (const Image* image = ImageFor(proc, Where::Proc())) {
+    images.push_back(image);
+  }
+  std::vector<InfoArray> fixed;
+  size_t n = dynamic.size();
+  for (const Image* image : images) {
+    auto one = image->Instances(realm);
+    if (!one.ok()) continue;
+    n += one->size();
+    fixed.push_back(std::move(*one));
+  }
+  if (fixed.empty()) return rc == PMIX_SUCCESS ? Result<InfoArray>(std::move(dynamic)) : Status(rc);
+  // Each instance once (an instance may hold both stored and image data).
+  std::vector<const pmix_info_t*> unique;
+  auto seen = [&unique](const pmix_info_t& info) {
+    for (const pmix_info_t* u : unique) {
+      if (PMIX_CHECK_KEY(u, info.key) && PMIx_Value_compare(const_cast<pmix_value_t*>(&u->value),
+                                                            const_cast<pmix_value_t*>(&info.value)) ==
+                                             PMIX_EQUAL)
+        return true;
+    }
+    return false;
+  };
+  unique.reserve(n);
+  for (const pmix_info_t& info : dynamic.view()) unique.push_back(&info);
+  for (const InfoArray& one : fixed) {
+    for (const pmix_info_t& info : one.view()) {
+      if (dynamic.size() == 0 && realm != PMIX_GDS_REALM_SESSION) {
+        unique.push_back(&info);  // one image, no stored data: already unique
+      } else if (!seen(info)) {
+        unique.push_back(&info);
+      }
+    }
+  }
+  pmix_info_t* out = PMIx_Info_create(unique.size());
+  if (out == nullptr) return Status(PMIX_ERR_NOMEM);
+  InfoArray result(out, unique.size());
+  for (size_t i = 0; i < unique.size(); ++i) {
+    pmix_status_t xrc = PMIx_Info_xfer(&out[i], unique[i]);
+    if (xrc != PMIX_SUCCESS) return Status(xrc);
+  }
+  return result;
 }
 
-Status Store::Remove(const pmix_proc_t& proc) { return module_->remove(handle_, &proc); }
+Status Store::Remove(const pmix_proc_t& proc) {
+  pmix_status_t rc = module_->remove(handle_, &proc);
+  bool whole = proc.rank == PMIX_RANK_WILDCARD || proc.rank == PMIX_RANK_UNDEF;
+  if (whole && rc != PMIX_ERR_BAD_PARAM) {
+    size_t len = ::strnlen(proc.nspace, PMIX_MAX_NSLEN + 1);
+    size_t before = images_.size();
+    DetachImage(std::string_view(proc.nspace, len));
+    if (images_.size() != before) return Status();
+  }
+  return rc;
+}
 
 Status Store::RemoveSession(uint32_t session) {
   return module_->remove_session(handle_, session);

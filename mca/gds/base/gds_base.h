@@ -3,11 +3,14 @@
 //
 // Multi-select (include/pmix/mca/gds.h is the module interface and states
 // placement, scope/view and status rules). Default() is the first selected
-// module (highest priority; "hash" unless the user selects otherwise);
-// ByName() finds a selected module by component name (a client uses the
-// module its server names). Both ensure the framework first and return its
-// error if that fails; PMIX_ERR_NOT_FOUND when no selected module has that
-// name. Thread-safe.
+// module with a key/value store (highest priority; "hash" unless the user
+// selects otherwise); RegionModule() the first selected module with regions
+// (where the server lays out job-data images), nullptr when none is
+// selected (images then live on the heap); ByName() finds a selected
+// module by component name (a client attaches regions with the module its
+// server names). All ensure the framework first and return its error if
+// that fails; PMIX_ERR_NOT_FOUND when no selected module has that name.
+// Thread-safe.
 //
 // Store is an RAII owner of one module store handle. Like the handle, it
 // is used from one thread at a time (the progress thread). Outputs are
@@ -28,7 +31,10 @@
 
 namespace pmix::gds {
 
+class Image;  // image.h
+
 Result<const pmix_gds_module_t*> Default();
+Result<const pmix_gds_module_t*> RegionModule();
 Result<const pmix_gds_module_t*> ByName(std::string_view name);
 
 // An owned info array as returned by a module's fetch().
@@ -105,12 +111,34 @@ class Store {
   Status Remove(const pmix_proc_t& proc);
   Status RemoveSession(uint32_t session);
 
+  // Job-data images (image.h). A namespace's image answers the fetches,
+  // instances and removals above after the module's store: a value stored
+  // with Put for the same key and realm instance takes precedence (also
+  // when it exists only in a scope the view does not see:
+  // PMIX_ERR_EXISTS_OUTSIDE_SCOPE then, as if it had replaced the image's
+  // value). Session fetches look in every image, newest first.
+  // AttachImage replaces the namespace's image (a new generation);
+  // Remove of a whole namespace detaches it.
+  void AttachImage(std::shared_ptr<const Image> image);
+  std::shared_ptr<const Image> FindImage(std::string_view nspace) const;
+  void DetachImage(std::string_view nspace);
+
  private:
   Store(const pmix_gds_module_t* module, void* handle) : module_(module), handle_(handle) {}
   void Reset();
+  Result<InfoArray> ModuleFetch(const pmix_proc_t& proc, const Where& where, pmix_gds_view_t view,
+                                std::string_view key) const;
+  // The image a fetch about proc/where reads, or nullptr.
+  const Image* ImageFor(const pmix_proc_t& proc, const Where& where) const;
 
   const pmix_gds_module_t* module_ = nullptr;
   void* handle_ = nullptr;
+  struct Attached {
+    std::shared_ptr<const Image> image;
+    uint64_t order = 0;  // attach order, for session lookups (newest first)
+  };
+  std::vector<Attached> images_;  // few: the namespaces this process knows
+  uint64_t next_order_ = 0;
 };
 
 }  // namespace pmix::gds

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "mca/gds/base/image.h"
 #include "test/unit/jobinfo/jobinfo_test_util.h"
 
 namespace pmix::jobinfo::test {
@@ -219,17 +220,22 @@ TEST_F(ErrorsTest, AStoreFailureLeavesNoHalfRegisteredNamespace) {
   EXPECT_TRUE(Snapshot("half").empty());
 }
 
-TEST_F(ErrorsTest, AStoreFailureOnARegisteredNamespaceKeepsItsData) {
+TEST_F(ErrorsTest, AReRegistrationReplacesTheNamespacesData) {
+  // Job data is one image per namespace: registering it again replaces it
+  // as a whole (hosts re-register the accumulated array), and a rejected
+  // re-registration keeps the previous one (EachBadRegistration... above).
   Prepopulate();
-  // The map gave nodeA id 0 and nodeB id 1; a later array linking nodeA
-  // to id 1 conflicts in the store (not in the array itself).
+  auto generation = [this] { return store_->FindImage("bad")->meta().generation; };
+  ASSERT_EQ(generation(), 1u);
   Infos node, infos;
   node.Str(PMIX_HOSTNAME, "nodeA").U32(PMIX_NODEID, 1);
-  infos.Array(PMIX_NODE_INFO_ARRAY, node);
-  auto result = Run("bad", 2, infos, "nodeA");
-  EXPECT_EQ(result.status().code(), PMIX_ERR_BAD_PARAM);
-  ExpectStr("bad", PMIX_RANK_WILDCARD, "mark", "before");
-  ExpectU32("bad", 3, PMIX_NODEID, 1);
+  infos.Str("mark", "after").Array(PMIX_NODE_INFO_ARRAY, node);
+  ASSERT_TRUE(Run("bad", 2, infos, "nodeA").ok());
+  EXPECT_EQ(generation(), 2u);
+  ExpectStr("bad", PMIX_RANK_WILDCARD, "mark", "after");
+  ExpectAbsent("bad", PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
+  ExpectStr("bad", PMIX_RANK_WILDCARD, PMIX_HOSTNAME, "nodeA", gds::Where::NodeId(1));
+  ExpectStr("bystander", PMIX_RANK_WILDCARD, "mark", "before");
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "test/unit/jobinfo/jobinfo_test_util.h"
 
+#include "mca/gds/base/image.h"
+
 #include <cstring>
 
 #include "src/common/print.h"
@@ -98,7 +100,36 @@ Result<Summary> IngestTest::Run(const char* nspace, int nlocal, const Infos& inf
                                 const char* local_host) {
   Context ctx;
   ctx.local_hostname = local_host;
-  return Ingest(*store_, nspace, nlocal, infos.span(), ctx);
+  auto summary = Ingest(*store_, nspace, nlocal, infos.span(), ctx);
+  if (summary.ok() && !summary->nodata) CheckRegistrationRoundTrip(nspace, nlocal, ctx);
+  return summary;
+}
+
+// Every image gives back an equivalent registration: ingested into a fresh
+// store, it answers exactly as the original (what the server relies on to
+// register a namespace again with additions).
+void IngestTest::CheckRegistrationRoundTrip(const char* nspace, int nlocal, const Context& ctx) {
+  auto image = store_->FindImage(nspace);
+  ASSERT_NE(image, nullptr);
+  auto registration = image->Registration();
+  ASSERT_TRUE(registration.ok()) << registration.status().code();
+  auto module = gds::Default();
+  ASSERT_TRUE(module.ok());
+  auto fresh = gds::Store::Create(*module);
+  ASSERT_TRUE(fresh.ok());
+  std::optional<gds::Store> original(std::move(*store_));
+  store_.emplace(std::move(*fresh));
+  auto again = Ingest(*store_, nspace, nlocal, registration->view(), ctx);
+  ASSERT_TRUE(again.ok()) << again.status().code();
+  auto replayed = Snapshot(nspace);
+  std::swap(store_, original);
+  auto expected = Snapshot(nspace);
+  // Sessions other namespaces brought are not part of this registration.
+  std::erase_if(expected, [&image](const auto& kv) {
+    if (kv.first.rfind("4/", 0) != 0) return false;
+    return !image->HasSession(static_cast<uint32_t>(std::stoul(kv.first.substr(2))));
+  });
+  EXPECT_EQ(replayed, expected) << "registration round trip of " << nspace;
 }
 
 gds::ValuePtr IngestTest::Get(const char* nspace, pmix_rank_t rank, const char* key,

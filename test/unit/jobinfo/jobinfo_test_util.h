@@ -86,6 +86,7 @@ class IngestTest : public ::testing::Test {
   // Everything the store holds for nspace (and every session), printed:
   // "<realm>/<instance>/<key>" -> value text.
   std::map<std::string, std::string> Snapshot(const char* nspace) const;
+  void CheckRegistrationRoundTrip(const char* nspace, int nlocal, const Context& ctx);
 
   std::optional<gds::Store> store_;
 };

@@ -1,0 +1,161 @@
+// The byte layout of a job-data image (image.h), shared by its writer
+// (image_writer.cc) and its reader (image.cc). Internal: images never
+// leave the node except between two pmixx processes of the same build
+// family, so the layout is native-endian (checked) and versioned.
+//
+//   Header | sections ...
+//
+// All references are 32-bit byte offsets: a section's offset is from the
+// image start; a reference into a section (StrRef, ValueRef, list, column)
+// is from that section's start. Records are packed structs of uint32_t;
+// the reader copies each one out (memcpy), so nothing needs alignment.
+//
+// Sections:
+//   kStrings    NUL-terminated strings, referenced as StrRef {off, len}.
+//   kValues     encoded values (image_values.h), referenced by offset.
+//   kKeys       KeyRec[n]: key index -> its string.
+//   kKeyTable   uint32 mask, then mask + 1 slots: key index + 1 (0 empty);
+//               open addressing on KeyHash(key), linear probing.
+//   kLists      key/value lists: uint32 count, then Entry[count] sorted by
+//               key index (Entry::key without kNotHost).
+//   kSessions   IdRec[n] sorted by id (session id -> list).
+//   kApps       IdRec[n] sorted by id (appnum -> list).
+//   kNodes      NodeRec[n].
+//   kNodeIds    IdRec[n] sorted by id (node id -> node index).
+//   kNodeNames  uint32 mask, then slots: node index + 1 (0 empty), on
+//               KeyHash(hostname).
+//   kRanks      RankRec[n] sorted by rank.
+//   kColumns    uint32 n, ColumnRec[n] sorted by key index, then the
+//               columns: dense = uint32[num ranks] (ValueRef + 1, 0
+//               absent, by rank position); sparse = SparseRec[count]
+//               sorted by position.
+//   kJobNodes   uint32 node indexes (node-map order).
+//   kLocalRanks uint32 ranks (ascending).
+#ifndef PMIXX_MCA_GDS_BASE_IMAGE_FORMAT_H
+#define PMIXX_MCA_GDS_BASE_IMAGE_FORMAT_H
+
+#include <cstdint>
+#include <string_view>
+
+#include "pmix_common.h"
+
+namespace pmix::gds::image {
+
+inline constexpr char kMagic[8] = {'P', 'M', 'X', 'J', 'O', 'B', 'I', 'M'};
+inline constexpr uint32_t kVersion = 1;
+inline constexpr uint32_t kByteOrder = 0x01020304;
+inline constexpr uint32_t kNone = 0xffffffffu;      // an absent reference / index
+inline constexpr uint32_t kNotHost = 0x80000000u;  // Entry::key flag: not the host's own value here
+inline constexpr size_t kCodecNameMax = 31;
+
+enum Section : uint32_t {
+  kStrings,
+  kValues,
+  kKeys,
+  kKeyTable,
+  kLists,
+  kSessions,
+  kApps,
+  kNodes,
+  kNodeIds,
+  kNodeNames,
+  kRanks,
+  kColumns,
+  kJobNodes,
+  kLocalRanks,
+  kSectionCount
+};
+
+// Header::flags
+enum Flag : uint32_t {
+  kHasJobSize = 1u << 0,
+  kHasLocalNodeId = 1u << 1,
+  kHasSessionId = 1u << 2,
+  kHasNumApps = 1u << 3,
+  kHasNprocOffset = 1u << 4,
+  kNoData = 1u << 5,
+};
+
+struct SectionRef {
+  uint32_t offset;
+  uint32_t size;
+};
+
+struct Header {
+  char magic[8];
+  uint32_t version;
+  uint32_t byte_order;
+  uint64_t size;
+  uint64_t generation;
+  char nspace[PMIX_MAX_NSLEN + 1];
+  char codec[kCodecNameMax + 1];
+  uint32_t flags;
+  int32_t nlocalprocs;
+  uint32_t job_size;
+  uint32_t local_nodeid;
+  uint32_t session_id;
+  uint32_t num_apps;
+  uint32_t nproc_offset;
+  uint32_t job_list;  // kLists reference of the job realm's list
+  SectionRef sections[kSectionCount];
+};
+
+struct StrRef {
+  uint32_t off;
+  uint32_t len;  // without the NUL
+};
+
+struct KeyRec {
+  StrRef name;
+};
+
+struct Entry {
+  uint32_t key;    // key index | kNotHost
+  uint32_t value;  // kValues reference
+};
+
+struct IdRec {
+  uint32_t id;
+  uint32_t ref;  // list (sessions, apps) or node index (node ids)
+};
+
+struct NodeRec {
+  StrRef host;  // off kNone: no name
+  uint32_t id;
+  uint32_t has_id;
+  uint32_t list;  // kNone: no list
+};
+
+struct RankRec {
+  uint32_t rank;
+  uint32_t node;  // kNone: not placed
+  uint32_t local_rank;
+  uint32_t appnum;    // kNone: unknown (kNone is not a usable appnum)
+  uint32_t app_rank;  // kNone: unknown
+};
+
+struct ColumnRec {
+  uint32_t key;     // key index
+  uint32_t sparse;  // 0 dense, 1 sparse
+  uint32_t off;     // from the start of kColumns
+  uint32_t count;   // sparse: entries; dense: the number of ranks
+};
+
+struct SparseRec {
+  uint32_t pos;    // rank position
+  uint32_t value;  // ValueRef
+};
+
+// FNV-1a, 32 bits: the key and node-name tables' hash.
+inline uint32_t KeyHash(std::string_view s) {
+  uint32_t h = 2166136261u;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 16777619u;
+  }
+  return h;
+}
+
+}  // namespace pmix::gds::image
+
+#endif  // PMIXX_MCA_GDS_BASE_IMAGE_FORMAT_H

@@ -1,0 +1,200 @@
+// Job-data images (mca/gds/base/image.h) as ingestion makes them: compact
+// at scale, derived per-rank keys without per-rank records, and safe on
+// corrupted or truncated bytes (every lookup returns a status, never a
+// wild read: run under ASan in CI).
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "mca/gds/base/image.h"
+#include "mca/preg/base/preg_base.h"
+#include "test/unit/jobinfo/jobinfo_test_util.h"
+
+namespace pmix::jobinfo::test {
+namespace {
+
+constexpr pmix_rank_t kJob = PMIX_RANK_WILDCARD;
+
+// A production-style registration: S ranks over S/8 nodes, with the
+// per-rank arrays PRRTE sends (every rank, every key it derives itself).
+void BuildJob(uint32_t size, Infos& infos, std::vector<std::unique_ptr<Infos>>& keep) {
+  std::string hosts, ppn;
+  uint32_t nodes = size / 8;
+  for (uint32_t n = 0; n < nodes; ++n) {
+    char name[32];
+    std::snprintf(name, sizeof name, "node%05u", n);
+    hosts += (n ? "," : "") + std::string(name);
+    ppn += (n ? ";" : "") + RankList(n * 8, 8);
+  }
+  auto nmap = preg::GenerateNodeRegex(hosts);
+  auto pmap = preg::GeneratePpn(ppn);
+  ASSERT_TRUE(nmap.ok() && pmap.ok());
+  infos.U32(PMIX_JOB_SIZE, size).Str(PMIX_NODE_MAP, nmap->c_str()).Str(PMIX_PROC_MAP, pmap->c_str());
+  for (uint32_t r = 0; r < size; ++r) {
+    char host[32];
+    std::snprintf(host, sizeof host, "node%05u", r / 8);
+    auto& proc = *keep.emplace_back(std::make_unique<Infos>());
+    proc.Rank(PMIX_RANK, r)
+        .U16(PMIX_LOCAL_RANK, static_cast<uint16_t>(r % 8))
+        .U16(PMIX_NODE_RANK, static_cast<uint16_t>(r % 8))
+        .U32(PMIX_NODEID, r / 8)
+        .Str(PMIX_HOSTNAME, host)
+        .U32(PMIX_APPNUM, 0)
+        .Rank(PMIX_APP_RANK, r)
+        .Rank(PMIX_GLOBAL_RANK, r)
+        .U32(PMIX_REINCARNATION, 0);
+    infos.Array(PMIX_PROC_DATA, proc);
+  }
+}
+
+class ImageTest : public IngestTest {};
+
+TEST_F(ImageTest, ScalesWithoutPerRankRecords) {
+  Infos infos;
+  std::vector<std::unique_ptr<Infos>> keep;
+  BuildJob(16000, infos, keep);
+  ASSERT_TRUE(Run("big", 8, infos, "node00100").ok());
+  auto image = store_->FindImage("big");
+  ASSERT_NE(image, nullptr);
+  // Nine keys per rank (over 300 bytes as the host passed them): a 4-byte
+  // column slot per key and rank, a 20-byte rank record, node data once
+  // per node (88 bytes per rank in all when this was written).
+  EXPECT_LT(image->region().size() / 16000, 96u) << image->region().size();
+  ExpectStr("big", 12345, PMIX_HOSTNAME, "node01543");
+  ExpectU32("big", 12345, PMIX_NODEID, 1543);
+  ExpectU16("big", 12345, PMIX_LOCAL_RANK, 1);
+  ExpectU32("big", kJob, PMIX_LOCAL_SIZE, 8);
+  ExpectStr("big", kJob, PMIX_LOCAL_PEERS, RankList(800, 8));
+  EXPECT_EQ(image->LocalRanks(), (std::vector<pmix_rank_t>{800, 801, 802, 803, 804, 805, 806, 807}));
+  EXPECT_EQ(image->JobNodes().size(), 2000u);
+}
+
+TEST_F(ImageTest, DerivesRankKeysFromTheMapsAlone) {
+  Infos infos;
+  infos.Str(PMIX_NODE_MAP, "pmix[a,b,c]").Str(PMIX_PROC_MAP, "raw:0,3;1,4;2,5").Rank(PMIX_NPROC_OFFSET, 10);
+  ASSERT_TRUE(Run("maps", 2, infos, "b").ok());
+  ExpectStr("maps", 4, PMIX_HOSTNAME, "b");
+  ExpectU32("maps", 5, PMIX_NODEID, 2);
+  ExpectU16("maps", 3, PMIX_LOCAL_RANK, 1);
+  ExpectU16("maps", 3, PMIX_NODE_RANK, 1);
+  ExpectRank("maps", 5, PMIX_GLOBAL_RANK, 15);
+  ExpectU32("maps", 5, PMIX_APPNUM, 0);
+  ExpectRank("maps", 5, PMIX_APP_RANK, 5);
+  ExpectAbsent("maps", 6, PMIX_HOSTNAME);
+  // rank UNDEF: the first rank holding the key.
+  auto v = store_->FetchValue(pmix_proc_t{"maps", PMIX_RANK_UNDEF}, gds::Where::Proc(),
+                              PMIX_GDS_VIEW_ALL, PMIX_HOSTNAME);
+  ASSERT_TRUE(v.ok());
+  EXPECT_STREQ((*v)->data.string, "a");
+}
+
+TEST_F(ImageTest, StoredValuesTakePrecedenceOverTheImage) {
+  Infos infos;
+  infos.Str(PMIX_NODE_MAP, "pmix[a,b]").Str(PMIX_PROC_MAP, "raw:0;1");
+  ASSERT_TRUE(Run("mix", 1, infos, "a").ok());
+  pmix_proc_t one{"mix", 1};
+  pmix_value_t host;
+  std::memset(&host, 0, sizeof host);
+  host.type = PMIX_STRING;
+  host.data.string = const_cast<char*>("b.example");
+  ASSERT_TRUE(store_->PutValue(one, gds::Where::Proc(), PMIX_LOCAL, PMIX_HOSTNAME, host).ok());
+  auto local = store_->FetchValue(one, gds::Where::Proc(), PMIX_GDS_VIEW_LOCAL, PMIX_HOSTNAME);
+  ASSERT_TRUE(local.ok());
+  EXPECT_STREQ((*local)->data.string, "b.example");
+  // Put in LOCAL scope: a remote reader sees neither it nor the image's value.
+  EXPECT_EQ(store_->FetchValue(one, gds::Where::Proc(), PMIX_GDS_VIEW_REMOTE, PMIX_HOSTNAME)
+                .status()
+                .code(),
+            PMIX_ERR_EXISTS_OUTSIDE_SCOPE);
+  auto all = store_->Fetch(one, gds::Where::Proc(), PMIX_GDS_VIEW_LOCAL, "");
+  ASSERT_TRUE(all.ok());
+  int hostnames = 0;
+  for (const pmix_info_t& kv : all->view()) hostnames += PMIX_CHECK_KEY(&kv, PMIX_HOSTNAME) ? 1 : 0;
+  EXPECT_EQ(hostnames, 1);
+}
+
+// Reads everything an image offers; returns normally whatever the bytes.
+void Exercise(const gds::Image& image) {
+  pmix_proc_t job{};
+  PMIX_LOAD_NSPACE(job.nspace, std::string(image.nspace()).c_str());
+  job.rank = PMIX_RANK_WILDCARD;
+  (void)image.Fetch(job, gds::Where::Job(), "");
+  (void)image.Registration();
+  (void)image.JobNodes();
+  (void)image.LocalRanks();
+  for (pmix_gds_realm_t realm : {PMIX_GDS_REALM_PROC, PMIX_GDS_REALM_APP, PMIX_GDS_REALM_NODE,
+                                 PMIX_GDS_REALM_SESSION}) {
+    auto ids = image.Instances(realm);
+    if (!ids.ok()) continue;
+    for (size_t i = 0; i < ids->size() && i < 8; ++i) {
+      const pmix_info_t& id = (*ids)[i];
+      pmix_proc_t proc = job;
+      gds::Where where = gds::Where::Proc();
+      if (realm == PMIX_GDS_REALM_PROC) proc.rank = id.value.data.rank;
+      if (realm == PMIX_GDS_REALM_APP) where = gds::Where::App(id.value.data.uint32);
+      if (realm == PMIX_GDS_REALM_SESSION) where = gds::Where::Session(id.value.data.uint32);
+      if (realm == PMIX_GDS_REALM_NODE)
+        where = id.value.type == PMIX_UINT32 ? gds::Where::NodeId(id.value.data.uint32)
+                                             : gds::Where::Host(id.value.data.string);
+      (void)image.Fetch(proc, where, "");
+    }
+  }
+  for (pmix_rank_t rank : {0u, 3u, 7u, PMIX_RANK_UNDEF}) {
+    pmix_proc_t proc = job;
+    proc.rank = rank;
+    for (const char* key : {PMIX_HOSTNAME, PMIX_NODEID, PMIX_LOCAL_RANK, "custom", PMIX_APPNUM})
+      (void)image.FetchValue(proc, gds::Where::Proc(), key);
+  }
+  (void)image.FetchValue(job, gds::Where::Host("n1"), PMIX_LOCAL_PEERS);
+  (void)image.FetchValue(job, gds::Where::App(0), PMIX_APP_SIZE);
+}
+
+TEST_F(ImageTest, CorruptedOrTruncatedBytesNeverCrash) {
+  Infos infos, session, app, node;
+  session.U32(PMIX_SESSION_ID, 3).U32(PMIX_UNIV_SIZE, 16);
+  app.U32(PMIX_APPNUM, 0).Str(PMIX_WDIR, "/tmp");
+  node.Str(PMIX_HOSTNAME, "n1").U32(PMIX_NODEID, 1).Str("vendor.key", "x");
+  infos.Str(PMIX_NODE_MAP, "pmix[n0,n1]").Str(PMIX_PROC_MAP, "raw:0,1,2,3;4,5,6,7")
+      .Array(PMIX_SESSION_INFO_ARRAY, session).Array(PMIX_APP_INFO_ARRAY, app)
+      .Array(PMIX_NODE_INFO_ARRAY, node).U64("custom", 42);
+  std::vector<std::unique_ptr<Infos>> keep;
+  for (pmix_rank_t r = 0; r < 8; ++r) {
+    auto& proc = *keep.emplace_back(std::make_unique<Infos>());
+    proc.Rank(PMIX_RANK, r).Str("custom", "per-rank").Array("nested", app);
+    infos.Array(PMIX_PROC_DATA, proc);
+  }
+  ASSERT_TRUE(Run("fuzz", 4, infos, "n1").ok());
+  auto good = store_->FindImage("fuzz");
+  std::vector<uint8_t> bytes(good->region().bytes().begin(), good->region().bytes().end());
+  Exercise(*good);
+
+  // Truncated: refused at open.
+  for (size_t len = 0; len < bytes.size(); len += 7) {
+    auto region = gds::Region::Copy(std::span<const uint8_t>(bytes.data(), len));
+    ASSERT_TRUE(region.ok());
+    EXPECT_FALSE(gds::Image::Open(std::move(*region)).ok()) << len;
+  }
+  // Flipped bytes: refused, or every read answers with some status.
+  std::mt19937 rng(20261125);
+  int opened = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::vector<uint8_t> bad = bytes;
+    int flips = 1 + static_cast<int>(rng() % 4);
+    for (int f = 0; f < flips; ++f) bad[rng() % bad.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
+    auto region = gds::Region::Copy(bad);
+    ASSERT_TRUE(region.ok());
+    auto image = gds::Image::Open(std::move(*region));
+    if (!image.ok()) {
+      EXPECT_TRUE(image.status().code() == PMIX_ERR_BAD_PARAM ||
+                  image.status().code() == PMIX_ERR_NOT_SUPPORTED);  // an unknown codec name
+      continue;
+    }
+    ++opened;
+    Exercise(**image);
+  }
+  EXPECT_GT(opened, 0);  // most flips land in data, which opens and is read safely
+}
+
+}  // namespace
+}  // namespace pmix::jobinfo::test
