@@ -28,7 +28,21 @@ test_unit_gds_gds_hash_tests_LDFLAGS = -pthread
 check_PROGRAMS += test/unit/gds/gds_base_tests
 TESTS += test/unit/gds/gds_base_tests
 test_unit_gds_gds_base_tests_SOURCES = test/unit/gds/gds_base_test.cc \
+	test/unit/gds/region_test.cc \
+	test/unit/gds/region_test_util.cc test/unit/gds/region_test_util.h \
 	test/unit/gds/gds_test_util.cc test/unit/gds/gds_test_util.h
 test_unit_gds_gds_base_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
 test_unit_gds_gds_base_tests_LDFLAGS = -pthread
+
+# The region conformance suite, run against every module with regions
+# (shmem, compiled in and driven through its descriptor).
+check_PROGRAMS += test/unit/gds/gds_region_tests
+TESTS += test/unit/gds/gds_region_tests
+test_unit_gds_gds_region_tests_SOURCES = test/unit/gds/region_conformance_test.cc \
+	test/unit/gds/region_test_util.cc test/unit/gds/region_test_util.h \
+	test/unit/gds/gds_test_util.h \
+	$(PMIXX_GDS_SHMEM_SOURCES)
+test_unit_gds_gds_region_tests_CPPFLAGS = $(AM_CPPFLAGS)
+test_unit_gds_gds_region_tests_LDADD = -lgtest -lgtest_main
+test_unit_gds_gds_region_tests_LDFLAGS = -pthread
 endif

@@ -32,7 +32,9 @@ Region::~Region() { Reset(); }
 
 void Region::Reset() {
   if (module_ != nullptr) {
-    if (region_.base != nullptr || region_.fd >= 0) module_->region_release(&region_);
+    // Always: a region whose seal failed may own a descriptor with neither
+    // base nor fd set (module_data), and a zeroed one is a no-op.
+    module_->region_release(&region_);
   } else {
     std::free(region_.base);
   }

@@ -35,6 +35,13 @@ TEST(GdsHashComponent, Descriptor) {
   EXPECT_EQ(pmix_mca_gds_hash_component.default_priority, 50);
   ASSERT_NE(HashModule(), nullptr);
   EXPECT_STREQ(HashModule()->name, "hash");
+  // Interface 2.0: a store without regions (images of a hash-only process
+  // live on the heap).
+  EXPECT_NE(HashModule()->create, nullptr);
+  EXPECT_EQ(HashModule()->region_create, nullptr);
+  EXPECT_EQ(HashModule()->region_seal, nullptr);
+  EXPECT_EQ(HashModule()->region_attach, nullptr);
+  EXPECT_EQ(HashModule()->region_release, nullptr);
 }
 
 using QualFn = void (*)(Infos&);
