@@ -1,6 +1,6 @@
 /*
- * pmix_bench host role: server init, job registration, launch of N clients,
- * collection of their result lines, statistics.
+ * pmix_bench host role: server init, job registration, launch of the N local
+ * clients, collection of their result lines, statistics.
  *
  * Bounds: every wait ends at the run's deadline (--timeout); SIGALRM, armed
  * a few seconds later, kills every client and exits 3 should anything in the
@@ -29,7 +29,7 @@
 extern char **environ;
 
 /* Seconds allowed for deregistration and PMIx_server_finalize. */
-enum { kTeardownS = 10 };
+enum { kTeardownS = 120 };
 
 /* Host.pids, for the SIGALRM handler: allocated before it can fire. */
 static pid_t *g_pids;
@@ -84,16 +84,22 @@ static char **CopyEnviron(void)
     return env;
 }
 
+/* The server is node 0 of the job: its host name is the job's, not ours. */
 static int ServerInit(Host *h, pmix_server_module_t *module)
 {
-    pmix_info_t info[2];
+    pmix_info_t info[3];
     pmix_status_t rc;
+    char host[32];
+    int i;
+    BenchHostName(0, host, sizeof(host));
     memset(info, 0, sizeof(info));
     PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, h->tmpdir, PMIX_STRING);
     PMIx_Info_load(&info[1], PMIX_SYSTEM_TMPDIR, h->tmpdir, PMIX_STRING);
-    rc = PMIx_server_init(module, info, 2);
-    PMIx_Value_destruct(&info[0].value);
-    PMIx_Value_destruct(&info[1].value);
+    PMIx_Info_load(&info[2], PMIX_HOSTNAME, host, PMIX_STRING);
+    rc = PMIx_server_init(module, info, 3);
+    for (i = 0; i < 3; ++i) {
+        PMIx_Value_destruct(&info[i].value);
+    }
     if (PMIX_SUCCESS != rc) {
         fprintf(stderr, "pmix_bench host: PMIx_server_init: %s\n", PMIx_Error_string(rc));
         return -1;
@@ -107,7 +113,8 @@ static int Setup(Host *h)
     pmix_proc_t proc;
     double t0 = BenchNowUs();
     int r;
-    if (0 != BenchRegisterJob(h->nspace, h->opt->nprocs, h->deadline)) {
+    if (0 != BenchRegisterJob(h->nspace, h->opt, h->tmpdir, h->deadline, &h->host[kHostRegex],
+                              &h->host[kHostRegister])) {
         return -1;
     }
     memset(&proc, 0, sizeof(proc));
@@ -125,23 +132,32 @@ static int Setup(Host *h)
             return -1;
         }
     }
-    h->host_setup_us = BenchNowUs() - t0;
+    h->host[kHostSetup] = BenchNowUs() - t0;
+    h->host[kHostRssReg] = (double)BenchStatusKib("VmRSS:");
     return 0;
 }
 
 static int Launch(Host *h, int write_fd)
 {
-    char fd_s[16], iters_s[16], blob_s[24], n_s[16], timeout_s[16];
-    int r;
+    char fd_s[16], iters_s[16], fences_s[16], blobs_s[BENCH_MAX_BLOBS * 12], n_s[16], size_s[16],
+        timeout_s[16];
+    size_t used = 0;
+    int r, b;
     snprintf(fd_s, sizeof(fd_s), "%d", write_fd);
     snprintf(iters_s, sizeof(iters_s), "%d", h->opt->iters);
-    snprintf(blob_s, sizeof(blob_s), "%zu", h->opt->blob_size);
+    snprintf(fences_s, sizeof(fences_s), "%d", h->opt->fences);
+    for (b = 0; b < h->opt->nblobs; ++b) {
+        used += (size_t)snprintf(blobs_s + used, sizeof(blobs_s) - used, b ? ",%zu" : "%zu",
+                                 h->opt->blobs[b]);
+    }
     snprintf(n_s, sizeof(n_s), "%d", h->opt->nprocs);
+    snprintf(size_s, sizeof(size_s), "%u", h->opt->job_size);
     snprintf(timeout_s, sizeof(timeout_s), "%d", h->opt->timeout_s);
     fflush(NULL);
     for (r = 0; r < h->opt->nprocs; ++r) {
         char *argv[] = {(char *)h->self_exe, "client", "--fd", fd_s, "--iters", iters_s,
-                        "--blob", blob_s, "--nprocs", n_s, "--timeout", timeout_s, NULL};
+                        "--fences", fences_s, "--blobs", blobs_s, "--nprocs", n_s,
+                        "--size", size_s, "--timeout", timeout_s, NULL};
         pid_t pid = fork();
         if (pid < 0) {
             perror("pmix_bench host: fork");
@@ -164,28 +180,33 @@ static int RemoveEntry(const char *path, const struct stat *sb, int flag, struct
     return remove(path);
 }
 
+static const char *const kHostName[kHostMetrics] = {
+    "host_regex",    "host_register", "host_setup", "host_rss_base", "host_rss_reg",
+    "host_rss_conn", "host_rss_end",  "host_dereg", "job_wall",
+};
+
 /* Rows with a value missing from any client print n/a. */
-static void Print(Host *h, long host_rss, int rc)
+static void Print(Host *h, int rc)
 {
     int n = h->opt->nprocs, m;
-    double one[1];
+    char name[32];
     BenchModuleStats stats = BenchModuleGetStats();
     BenchPrintHeader();
-    for (m = 0; m < kMetricCount; ++m) {
-        BenchPrintRow(kBenchMetricName[m], kBenchMetricUnit[m], &h->values[m * n], n);
+    for (m = 0; m < BenchMetricCount(h->opt); ++m) {
+        BenchMetricName(h->opt, m, name, sizeof(name));
+        BenchPrintRow(name, BenchMetricUnit(m), &h->values[m * n], n);
     }
-    one[0] = h->host_setup_us;
-    BenchPrintRow("host_setup", "us", one, 1);
-    one[0] = h->job_wall_us;
-    BenchPrintRow("job_wall", "us", one, 1);
-    one[0] = (double)host_rss;
-    BenchPrintRow("host_rss", "KiB", one, 1);
+    for (m = 0; m < kHostMetrics; ++m) {
+        int kib = m >= kHostRssBase && m <= kHostRssEnd;
+        BenchPrintRow(kHostName[m], kib ? "KiB" : "us", &h->host[m], 1);
+    }
     if (0 == rc) {
-        printf("check        PASS (every client read back all %d blobs intact)\n", n);
+        printf("check            PASS (every client read back every value and blob intact)\n");
     } else if (h->failed_rank >= 0) {
-        printf("check        FAILED (client %d at step %d)\n", h->failed_rank, h->failed_step);
+        printf("check            FAILED (client %d at step %d)\n", h->failed_rank,
+               h->failed_step);
     } else {
-        printf("check        FAILED (%d of %d clients reported)\n", h->nreported, n);
+        printf("check            FAILED (%d of %d clients reported)\n", h->nreported, n);
     }
     printf("# host upcalls: client_connected %d, client_finalized %d, fence_nb %d\n",
            stats.connected, stats.finalized, stats.fences);
@@ -198,15 +219,17 @@ static int Allocate(Host *h)
     h->envs = calloc(n, sizeof(*h->envs));
     h->reported = calloc(n, sizeof(*h->reported));
     h->exited = calloc(n, sizeof(*h->exited));
-    h->values = calloc(n * kMetricCount, sizeof(*h->values));
-    for (i = 0; NULL != h->values && i < n * kMetricCount; ++i) {
-        h->values[i] = NAN;  /* not reported */
+    h->inited = calloc(n, sizeof(*h->inited));
+    h->values = calloc(n * (size_t)BenchMetricCount(h->opt), sizeof(*h->values));
+    for (i = 0; NULL != h->values && i < n * (size_t)BenchMetricCount(h->opt); ++i) {
+        h->values[i] = NAN; /* not reported */
     }
-    h->host_setup_us = NAN;
-    h->job_wall_us = NAN;
+    for (i = 0; i < kHostMetrics; ++i) {
+        h->host[i] = NAN;
+    }
     h->failed_rank = -1;
     return NULL == g_pids || NULL == h->envs || NULL == h->reported || NULL == h->exited ||
-                   NULL == h->values
+                   NULL == h->inited || NULL == h->values
                ? -1
                : 0;
 }
@@ -222,6 +245,7 @@ static void Release(Host *h)
     free(h->pids);
     free(h->reported);
     free(h->exited);
+    free(h->inited);
     free(h->values);
 }
 
@@ -253,14 +277,14 @@ static int RunClients(Host *h)
     if (0 != BenchReap(h, 0) || 0 != rc) {
         return -1;
     }
-    h->job_wall_us = BenchNowUs() - t0;
+    h->host[kHostJobWall] = BenchNowUs() - t0;
     return 0;
 }
 
 static int Serve(Host *h)
 {
     pmix_server_module_t module;
-    long host_rss;
+    double t0;
     int rc;
     if (0 != BenchModuleStart(&module)) {
         fprintf(stderr, "pmix_bench host: cannot start the module thread\n");
@@ -268,17 +292,20 @@ static int Serve(Host *h)
     }
     rc = ServerInit(h, &module);
     if (0 == rc) {
+        h->host[kHostRssBase] = (double)BenchStatusKib("VmRSS:");
         rc = Setup(h);
         if (0 == rc) {
             rc = RunClients(h);
         }
-        host_rss = BenchRssKib();
+        h->host[kHostRssEnd] = (double)BenchStatusKib("VmRSS:");
         /* Teardown gets its own bound, also after a timeout. */
         alarm(kTeardownS + 5);
+        t0 = BenchNowUs();
         BenchDeregisterJob(h->nspace, h->opt->nprocs, BenchRealNow() + kTeardownS);
+        h->host[kHostDeregister] = BenchNowUs() - t0;
         PMIx_server_finalize();
         if (h->nreported > 0) {
-            Print(h, host_rss, rc);
+            Print(h, rc);
         }
     }
     BenchModuleStop();
@@ -290,7 +317,7 @@ int BenchHostMain(const BenchOptions *opt, const char *self_exe)
     Host h;
     struct sigaction sa;
     const char *tmp = getenv("TMPDIR");
-    int rc;
+    int rc, i;
 
     memset(&h, 0, sizeof(h));
     h.opt = opt;
@@ -308,8 +335,13 @@ int BenchHostMain(const BenchOptions *opt, const char *self_exe)
         Release(&h);
         return 1;
     }
-    printf("# pmix_bench: library %s, N=%d iters=%d blob=%zu\n", PMIx_Get_version(),
-           opt->nprocs, opt->iters, opt->blob_size);
+    printf("# pmix_bench: library %s, N=%d S=%u nodes=%u iters=%d fences=%d blobs=",
+           PMIx_Get_version(), opt->nprocs, opt->job_size, BenchNumNodes(opt), opt->iters,
+           opt->fences);
+    for (i = 0; i < opt->nblobs; ++i) {
+        printf(i ? ",%zu" : "%zu", opt->blobs[i]);
+    }
+    printf("\n");
     alarm((unsigned)opt->timeout_s + 5);
     rc = Serve(&h);
     alarm(0);

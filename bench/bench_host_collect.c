@@ -18,23 +18,51 @@
 /* Seconds the other clients get to report once one reported a failure. */
 enum { kGraceS = 3 };
 
+/* "init <rank>": counts it; the last one samples the host's RSS. */
+static int TakeInitLine(Host *h, const char *line)
+{
+    char tag[16];
+    int rank;
+    if (2 != sscanf(line, "%15s %d", tag, &rank) || rank < 0 || rank >= h->opt->nprocs ||
+        h->inited[rank]) {
+        fprintf(stderr, "pmix_bench host: bad init line '%s'\n", line);
+        return -1;
+    }
+    h->inited[rank] = 1;
+    if (++h->ninited == h->opt->nprocs) {
+        h->host[kHostRssConn] = (double)BenchStatusKib("VmRSS:");
+    }
+    return 0;
+}
+
 /* Parses one result line; returns 0 if it is well formed. A failed client
  * only shortens the deadline: the others' partial results are still wanted. */
 static int TakeLine(Host *h, const char *line)
 {
     char tag[16];
-    int rank, status, m;
-    double v[kMetricCount];
-    int n = sscanf(line, "%15s %d %d %lf %lf %lf %lf %lf %lf", tag, &rank, &status, &v[0], &v[1],
-                   &v[2], &v[3], &v[4], &v[5]);
-    if (n != 3 + kMetricCount || 0 != strcmp(tag, BENCH_LINE_TAG) || rank < 0 ||
-        rank >= h->opt->nprocs || h->reported[rank]) {
+    const char *p = line;
+    char *end;
+    int rank, status, used, m, nm = BenchMetricCount(h->opt);
+    double v[kMetricFixed + kBlobMetrics * BENCH_MAX_BLOBS];
+    if (0 == strncmp(line, BENCH_INIT_TAG " ", sizeof(BENCH_INIT_TAG))) {
+        return TakeInitLine(h, line);
+    }
+    if (3 != sscanf(line, "%15s %d %d%n", tag, &rank, &status, &used) ||
+        0 != strcmp(tag, BENCH_LINE_TAG) || rank < 0 || rank >= h->opt->nprocs ||
+        h->reported[rank]) {
         fprintf(stderr, "pmix_bench host: bad result line '%s'\n", line);
         return -1;
     }
+    for (p = line + used, m = 0; m < nm; ++m, p = end) {
+        v[m] = strtod(p, &end);
+        if (end == p) {
+            fprintf(stderr, "pmix_bench host: short result line '%s'\n", line);
+            return -1;
+        }
+    }
     h->reported[rank] = 1;
     ++h->nreported;
-    for (m = 0; m < kMetricCount; ++m) {
+    for (m = 0; m < nm; ++m) {
         h->values[m * h->opt->nprocs + rank] = v[m];
     }
     if (0 != status && h->failed_rank < 0) {

@@ -1,150 +1,46 @@
 /*
- * pmix_bench host: registers the benchmark's job the way a resource manager
- * does on a single node (job-level info, node/proc maps from
- * PMIx_generate_regex/PMIx_generate_ppn, one PMIX_PROC_DATA array per rank).
+ * pmix_bench host: registers the benchmark's job (bench_job_info.c builds
+ * the description) and its local clients with the server library.
  */
 #define _XOPEN_SOURCE 700
 
 #include "bench_host_job.h"
 
 #include "bench_host_module.h"
+#include "bench_job_info.h"
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-typedef struct {
-    pmix_info_t *info;
-    size_t n;
-    size_t cap;
-} InfoVec;
-
-static int InfoAdd(InfoVec *v, const char *key, const void *data, pmix_data_type_t type)
-{
-    if (v->n == v->cap) {
-        size_t cap = 0 == v->cap ? 16 : 2 * v->cap;
-        pmix_info_t *grown = realloc(v->info, cap * sizeof(*grown));
-        if (NULL == grown) {
-            return -1;
-        }
-        v->info = grown;
-        v->cap = cap;
-    }
-    memset(&v->info[v->n], 0, sizeof(v->info[v->n]));
-    if (PMIX_SUCCESS != PMIx_Info_load(&v->info[v->n], key, data, type)) {
-        fprintf(stderr, "pmix_bench host: cannot load info %s\n", key);
-        return -1;
-    }
-    ++v->n;
-    return 0;
-}
-
-static void InfoVecFree(InfoVec *v)
-{
-    size_t i;
-    for (i = 0; i < v->n; ++i) {
-        PMIx_Value_destruct(&v->info[i].value);
-    }
-    free(v->info);
-    memset(v, 0, sizeof(*v));
-}
-
-/* "0,1,...,n-1", malloc'd. */
-static char *RankList(int n)
-{
-    size_t cap = (size_t)n * 12 + 1, used = 0;
-    char *s = malloc(cap);
-    int r;
-    if (NULL == s) {
-        return NULL;
-    }
-    s[0] = '\0';
-    for (r = 0; r < n; ++r) {
-        used += (size_t)snprintf(s + used, cap - used, r ? ",%d" : "%d", r);
-    }
-    return s;
-}
-
-/* Adds PMIX_PROC_DATA for rank: rank, local rank and node rank. */
-static int AddProcData(InfoVec *job, pmix_rank_t rank)
-{
-    InfoVec proc = {NULL, 0, 0};
-    uint16_t local = (uint16_t)rank;
-    pmix_data_array_t darray;
-    int rc;
-    rc = InfoAdd(&proc, PMIX_RANK, &rank, PMIX_PROC_RANK) ||
-         InfoAdd(&proc, PMIX_LOCAL_RANK, &local, PMIX_UINT16) ||
-         InfoAdd(&proc, PMIX_NODE_RANK, &local, PMIX_UINT16);
-    if (0 == rc) {
-        darray.type = PMIX_INFO;
-        darray.size = proc.n;
-        darray.array = proc.info;
-        rc = InfoAdd(job, PMIX_PROC_DATA, &darray, PMIX_DATA_ARRAY);
-    }
-    InfoVecFree(&proc);
-    return rc;
-}
-
-/* Node map and proc map, both as the RM would compute them. */
-static int AddMaps(InfoVec *job, int nprocs)
-{
-    char host[256];
-    char *ranks = RankList(nprocs), *node_map = NULL, *proc_map = NULL;
-    int rc = -1;
-    if (NULL == ranks || 0 != gethostname(host, sizeof(host))) {
-        free(ranks);
-        return -1;
-    }
-    host[sizeof(host) - 1] = '\0';
-    if (PMIX_SUCCESS != PMIx_generate_regex(host, &node_map) ||
-        PMIX_SUCCESS != PMIx_generate_ppn(ranks, &proc_map)) {
-        fprintf(stderr, "pmix_bench host: PMIx_generate_regex/ppn failed\n");
-    } else {
-        rc = InfoAdd(job, PMIX_NODE_MAP, node_map, PMIX_REGEX) ||
-             InfoAdd(job, PMIX_PROC_MAP, proc_map, PMIX_REGEX) ||
-             InfoAdd(job, PMIX_LOCAL_PEERS, ranks, PMIX_STRING) ||
-             InfoAdd(job, PMIX_HOSTNAME, host, PMIX_STRING);
-    }
-    free(node_map);
-    free(proc_map);
-    free(ranks);
-    return rc;
-}
-
-static int BuildJobInfo(InfoVec *job, const char *nspace, int nprocs)
-{
-    uint32_t n = (uint32_t)nprocs, one = 1, zero = 0;
-    pmix_rank_t r;
-    int rc = InfoAdd(job, PMIX_UNIV_SIZE, &n, PMIX_UINT32) ||
-             InfoAdd(job, PMIX_JOB_SIZE, &n, PMIX_UINT32) ||
-             InfoAdd(job, PMIX_MAX_PROCS, &n, PMIX_UINT32) ||
-             InfoAdd(job, PMIX_LOCAL_SIZE, &n, PMIX_UINT32) ||
-             InfoAdd(job, PMIX_NODE_SIZE, &n, PMIX_UINT32) ||
-             InfoAdd(job, PMIX_NUM_NODES, &one, PMIX_UINT32) ||
-             InfoAdd(job, PMIX_NODEID, &zero, PMIX_UINT32) ||
-             InfoAdd(job, PMIX_JOBID, nspace, PMIX_STRING) || AddMaps(job, nprocs);
-    for (r = 0; 0 == rc && r < (pmix_rank_t)nprocs; ++r) {
-        rc = AddProcData(job, r);
-    }
-    return rc;
-}
-
-int BenchRegisterJob(const char *nspace, int nprocs, double deadline)
+int BenchRegisterJob(const char *nspace, const BenchOptions *o, const char *tmpdir,
+                     double deadline, double *regex_us, double *register_us)
 {
     InfoVec job = {NULL, 0, 0};
-    BenchWaiter *w = BenchWaiterNew();
+    BenchWaiter *w = NULL;
     pmix_status_t rc = PMIX_ERR_NOMEM;
-    if (0 == BuildJobInfo(&job, nspace, nprocs) && NULL != w) {
-        rc = PMIx_server_register_nspace(nspace, nprocs, job.info, job.n, BenchWaiterOpCb, w);
+    double t0;
+    if (0 == BenchBuildJobInfo(&job, o, nspace, tmpdir, regex_us) &&
+        NULL != (w = BenchWaiterNew())) {
+        t0 = BenchNowUs();
+        rc = PMIx_server_register_nspace(nspace, o->nprocs, job.info, job.n, BenchWaiterOpCb, w);
         rc = BenchWaiterFinish(w, rc, deadline);
-    } else {
-        (void)BenchWaiterFinish(w, PMIX_ERR_NOMEM, deadline);
+        *register_us = BenchNowUs() - t0;
     }
     /* After a timeout the library may still read the array: leak it. */
     if (PMIX_ERR_TIMEOUT != rc) {
-        InfoVecFree(&job);
+        BenchInfoFree(&job);
     }
+#ifdef __GLIBC__
+    /* Hand the freed description back to the system, so that the host's
+     * RSS shows what the library keeps, not the host's garbage. */
+    malloc_trim(0);
+#endif
     if (PMIX_SUCCESS != rc) {
         fprintf(stderr, "pmix_bench host: register_nspace: %s\n", PMIx_Error_string(rc));
         return -1;

@@ -6,14 +6,21 @@
 #ifndef PMIXX_BENCH_BENCH_HOST_JOB_H
 #define PMIXX_BENCH_BENCH_HOST_JOB_H
 
+#include "bench.h"
+
 #include <strings.h> /* OpenPMIx's pmix_common.h uses strncasecmp */
 
 #include <pmix.h>
 #include <pmix_server.h>
 
-/* Registers nspace with nprocs local procs on this node; 0 on success,
- * -1 after printing the cause. */
-int BenchRegisterJob(const char *nspace, int nprocs, double deadline);
+/* Registers nspace: the job of o (bench_job_info.h) with o->nprocs local
+ * procs; tmpdir is the server's. *regex_us gets the time of
+ * PMIx_generate_regex/ppn, *register_us that of
+ * PMIx_server_register_nspace until its callback. The description is freed
+ * (and, with glibc, the heap trimmed) before returning. 0 on success, -1
+ * after printing the cause. */
+int BenchRegisterJob(const char *nspace, const BenchOptions *o, const char *tmpdir,
+                     double deadline, double *regex_us, double *register_us);
 
 /* Registers one client with this process's uid/gid; 0 or -1 as above. */
 int BenchRegisterClient(const pmix_proc_t *proc, double deadline);

@@ -3,11 +3,13 @@
 # not installed and not part of `make check`: tests never assert timings.
 noinst_PROGRAMS += bench/pmix_bench
 bench_pmix_bench_SOURCES = \
-	bench/pmix_bench.c bench/bench.h \
-	bench/bench_client.c \
+	bench/pmix_bench.c bench/bench.h bench/bench_util.c \
+	bench/bench_client.c bench/bench_client.h \
+	bench/bench_client_get.c bench/bench_client_blob.c \
 	bench/bench_host.c bench/bench_host.h \
 	bench/bench_host_collect.c \
 	bench/bench_host_job.c bench/bench_host_job.h \
+	bench/bench_job_info.c bench/bench_job_info.h \
 	bench/bench_host_module.c bench/bench_host_module.h
 bench_pmix_bench_CFLAGS = $(AM_CFLAGS) -pedantic
 bench_pmix_bench_LDADD = src/libpmix.la -lm

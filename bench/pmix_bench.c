@@ -1,7 +1,8 @@
 /*
- * pmix_bench: entry point, option parsing and the helpers both roles share.
+ * pmix_bench: entry point and option parsing.
  *
- *   pmix_bench host -n N [--iters K] [--blob BYTES] [--timeout SEC]
+ *   pmix_bench host -n N [-S S] [--iters K] [--fences F] [--blobs LIST]
+ *                   [--timeout SEC]
  *   pmix_bench client ...      (started by the host; not for manual use)
  */
 #define _XOPEN_SOURCE 700
@@ -10,105 +11,72 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-
-const char *const kBenchMetricName[kMetricCount] = {
-    "init", "get_job", "get_peer", "fence", "modex", "rss",
-};
-const char *const kBenchMetricUnit[kMetricCount] = {
-    "us", "us", "us", "us", "us", "KiB",
-};
-
-double BenchNowUs(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-long BenchRssKib(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kib = -1;
-    if (NULL == f) {
-        return -1;
-    }
-    while (NULL != fgets(line, sizeof(line), f)) {
-        if (0 == strncmp(line, "VmRSS:", 6)) {
-            kib = strtol(line + 6, NULL, 10);
-            break;
-        }
-    }
-    fclose(f);
-    return kib;
-}
-
-void BenchFillBlob(uint8_t *buf, size_t size, uint32_t rank)
-{
-    /* A per-rank LCG stream: neighbouring ranks differ in every byte
-     * position with high probability, so a mixed-up blob is caught. */
-    uint32_t x = rank * 2654435761u + 0x9e3779b9u;
-    size_t i;
-    for (i = 0; i < size; ++i) {
-        x = x * 1103515245u + 12345u;
-        buf[i] = (uint8_t)(x >> 16);
-    }
-}
-
-static int CompareDouble(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-void BenchPrintRow(const char *name, const char *unit, double *v, int n)
-{
-    double sum = 0;
-    int i;
-    for (i = 0; i < n; ++i) {
-        if (isnan(v[i])) {
-            printf("%-12s %-4s %12s %12s %12s %12s\n", name, unit, "n/a", "n/a", "n/a", "n/a");
-            return;
-        }
-        sum += v[i];
-    }
-    qsort(v, (size_t)n, sizeof(*v), CompareDouble);
-    printf("%-12s %-4s %12.2f %12.2f %12.2f %12.2f\n", name, unit,
-           n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, sum / n, v[0], v[n - 1]);
-}
-
-void BenchPrintHeader(void)
-{
-    printf("%-12s %-4s %12s %12s %12s %12s\n", "metric", "unit", "median", "mean", "min", "max");
-}
 
 static void Usage(FILE *out)
 {
     fprintf(out,
-            "usage: pmix_bench host -n N [--iters K] [--blob BYTES] [--timeout SEC]\n"
-            "  Starts a PMIx server, registers a job of N local procs, forks N\n"
-            "  clients and prints median/mean/min/max of each metric.\n"
-            "  defaults: --iters 1000 --blob 1024 --timeout 300\n");
+            "usage: pmix_bench host -n N [-S S] [--iters K] [--fences F] [--blobs LIST]\n"
+            "                       [--timeout SEC]\n"
+            "  Starts a PMIx server, registers a job of S procs over S/N nodes (N per\n"
+            "  node, node 0 is this one), forks the N local clients and prints\n"
+            "  median/mean/min/max of each metric over them (see bench/README.md).\n"
+            "  -n N          local clients, 1..4096\n"
+            "  -S S          job size, a multiple of N (default N: one node)\n"
+            "  --iters K     timed Gets of each key (default 1000)\n"
+            "  --fences F    timed barrier fences (default 100)\n"
+            "  --blobs LIST  blob sizes, comma-separated, K/M suffixes allowed, one\n"
+            "                collect fence each (default 1K; --blob is the same)\n"
+            "  --timeout SEC bound on the whole run (default 300)\n");
 }
 
-/* Parses a positive int in [lo, hi]; returns 0 on success. */
-static int ParseInt(const char *text, long lo, long hi, long *out)
+/* Parses an integer in [lo, hi] with an optional K or M suffix (x1024,
+ * x1048576) when suffix is set; returns 0 on success. */
+static int ParseNumber(const char *text, long lo, long hi, int suffix, long *out)
 {
     char *end = NULL;
     long v;
     errno = 0;
     v = strtol(text, &end, 10);
-    if (0 != errno || end == text || '\0' != *end || v < lo || v > hi) {
+    if (0 != errno || end == text) {
+        return -1;
+    }
+    if (suffix && ('K' == *end || 'k' == *end) && v <= LONG_MAX / 1024) {
+        v *= 1024;
+        ++end;
+    } else if (suffix && ('M' == *end || 'm' == *end) && v <= LONG_MAX / 1048576) {
+        v *= 1048576;
+        ++end;
+    }
+    if ('\0' != *end || v < lo || v > hi) {
         return -1;
     }
     *out = v;
     return 0;
+}
+
+/* "64,1K,64K,1M" -> opt->blobs; 0 on success. */
+static int ParseBlobs(const char *text, BenchOptions *opt)
+{
+    char buf[256];
+    char *item, *save = NULL;
+    if (strlen(text) >= sizeof(buf)) {
+        return -1;
+    }
+    strcpy(buf, text);
+    opt->nblobs = 0;
+    for (item = strtok_r(buf, ",", &save); NULL != item; item = strtok_r(NULL, ",", &save)) {
+        long v;
+        if (opt->nblobs == BENCH_MAX_BLOBS ||
+            0 != ParseNumber(item, 1, 64L * 1024 * 1024, 1, &v)) {
+            return -1;
+        }
+        opt->blobs[opt->nblobs++] = (size_t)v;
+    }
+    return opt->nblobs > 0 ? 0 : -1;
 }
 
 typedef struct {
@@ -117,50 +85,69 @@ typedef struct {
     long lo, hi;
 } OptionSpec;
 
-/* Table of the numeric options, in the order ApplyOption stores them. */
+/* Table of the options, in the order ApplyOption stores them. */
 static const OptionSpec kOptions[] = {
     {"--nprocs", "-n", 1, 4096},
+    {"--size", "-S", 1, 10000000},
     {"--iters", "-k", 1, 100000000},
-    {"--blob", "-b", 1, 64L * 1024 * 1024},
+    {"--fences", "-f", 1, 100000000},
     {"--timeout", "-t", 1, 86400},
     {"--fd", NULL, 0, INT_MAX},
+    {"--blobs", "--blob", 0, 0}, /* a list: ParseBlobs */
+    {"-b", NULL, 0, 0},
 };
 
-static void ApplyOption(BenchOptions *opt, size_t which, long v)
+static int ApplyOption(BenchOptions *opt, size_t which, const char *text)
 {
+    long v = 0;
+    if (which >= 6) {
+        return ParseBlobs(text, opt);
+    }
+    if (0 != ParseNumber(text, kOptions[which].lo, kOptions[which].hi, 0, &v)) {
+        return -1;
+    }
     switch (which) {
     case 0: opt->nprocs = (int)v; break;
-    case 1: opt->iters = (int)v; break;
-    case 2: opt->blob_size = (size_t)v; break;
-    case 3: opt->timeout_s = (int)v; break;
+    case 1: opt->job_size = (uint32_t)v; break;
+    case 2: opt->iters = (int)v; break;
+    case 3: opt->fences = (int)v; break;
+    case 4: opt->timeout_s = (int)v; break;
     default: opt->result_fd = (int)v; break;
     }
+    return 0;
 }
 
 static int ParseOptions(int argc, char **argv, BenchOptions *opt)
 {
+    size_t nopt = sizeof(kOptions) / sizeof(kOptions[0]);
     int i;
-    opt->nprocs = 0;
+    memset(opt, 0, sizeof(*opt));
     opt->iters = 1000;
-    opt->blob_size = 1024;
+    opt->fences = 100;
+    opt->blobs[0] = 1024;
+    opt->nblobs = 1;
     opt->timeout_s = 300;
     opt->result_fd = -1;
-    for (i = 2; i < argc; ++i) {
-        size_t k, nopt = sizeof(kOptions) / sizeof(kOptions[0]);
-        long v;
+    for (i = 2; i < argc; i += 2) {
+        size_t k;
         for (k = 0; k < nopt; ++k) {
             if (0 == strcmp(argv[i], kOptions[k].flag) ||
                 (NULL != kOptions[k].alias && 0 == strcmp(argv[i], kOptions[k].alias))) {
                 break;
             }
         }
-        if (k == nopt || i + 1 >= argc ||
-            0 != ParseInt(argv[i + 1], kOptions[k].lo, kOptions[k].hi, &v)) {
+        if (k == nopt || i + 1 >= argc || 0 != ApplyOption(opt, k, argv[i + 1])) {
             fprintf(stderr, "pmix_bench: bad option or value near '%s'\n", argv[i]);
             return -1;
         }
-        ApplyOption(opt, k, v);
-        ++i;
+    }
+    if (0 == opt->job_size) {
+        opt->job_size = (uint32_t)opt->nprocs;
+    }
+    if (opt->nprocs < 1 || opt->job_size < (uint32_t)opt->nprocs ||
+        0 != opt->job_size % (uint32_t)opt->nprocs) {
+        fprintf(stderr, "pmix_bench: -n N is required and -S must be a multiple of N\n");
+        return -1;
     }
     return 0;
 }
@@ -182,7 +169,7 @@ int main(int argc, char **argv)
     if (0 == strcmp(argv[1], "client")) {
         return BenchClientMain(&opt);
     }
-    if (0 != strcmp(argv[1], "host") || opt.nprocs < 1) {
+    if (0 != strcmp(argv[1], "host")) {
         Usage(stderr);
         return 2;
     }

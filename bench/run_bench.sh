@@ -3,8 +3,10 @@
 #
 # Usage:
 #   bench/run_bench.sh [--ours LIBDIR] [--components PATH] [-n "2 8 32"]
-#                      [--iters K] [--blob BYTES] [--timeout SEC]
-#                      [--bin PMIX_BENCH] [--keep DIR]
+#                      [-S "1000 10000"] [--ppn P] [--blobs LIST]
+#                      [--iters K] [--fences F] [--timeout SEC]
+#                      [--mem-budget MIB] [--bin PMIX_BENCH] [--keep DIR]
+#                      [--tsv FILE]
 #
 #   --ours LIBDIR     directory holding our libpmix.so.2: an install's lib dir
 #                     or a build tree's src/.libs. Omitted: OpenPMIx only.
@@ -13,12 +15,25 @@
 #                     LIBDIR/pmix if it exists, else the build tree's
 #                     plugins/*/*/.libs next to LIBDIR/../.. (none for a
 #                     static build).
-#   -n "LIST"         job sizes to run (default "2 8 32").
-#   --iters K         iterations of every latency loop (default 1000).
-#   --blob BYTES      modex blob size (default 1024).
-#   --timeout SEC     bound of each run (default 300); a hung run is killed.
+#   -n "LIST"         modex mode: one run per N, a job of N procs all on this
+#                     node (default "2 8 32" unless -S is given).
+#   -S "LIST"         job-size mode: one run per S, a job of S procs over
+#                     S/P nodes with the P procs of node 0 running here.
+#   --ppn P           procs per node of the job-size mode (default 8).
+#   --blobs LIST      blob sizes of the collect fences, comma-separated, K/M
+#                     suffixes allowed (default 1K).
+#   --iters K         timed Gets of each key (default 1000).
+#   --fences F        timed barrier fences (default 100).
+#   --timeout SEC     bound of each run: SEC + S/100 seconds (default 300);
+#                     a hung run is killed.
+#   --mem-budget MIB  a modex run leaves out the blob sizes whose N*N*size
+#                     (every client holding every blob) exceeds this
+#                     (default 2048).
 #   --bin FILE        use this pmix_bench instead of building one.
 #   --keep DIR        keep every run's stdout/stderr in DIR.
+#   --tsv FILE        also write every value as
+#                     mode<TAB>N<TAB>S<TAB>metric<TAB>unit<TAB>library<TAB>median
+#                     (what plot_bench.py reads).
 #
 # The benchmark binary is built once (cc, C99) against the reference headers
 # (PMIX_BENCH_INCLUDE, default Debian's /usr/lib/x86_64-linux-gnu/pmix2/include)
@@ -27,28 +42,34 @@
 # either library: OpenPMIx with LD_LIBRARY_PATH and PMIX_MCA_* unset, pmixx
 # with LD_LIBRARY_PATH=LIBDIR. OpenPMIx 4.2.2 needs no extra environment.
 #
-# Output: one table, metric | N | OpenPMIx | pmixx | ratio, where each value
-# is the median over the N clients (host_* and job_wall: the host's single
-# value) and ratio = OpenPMIx / pmixx: > 1 means pmixx is faster (smaller).
+# Output: one table, metric | size | OpenPMIx | pmixx | ratio, where size is
+# N=<n> (modex mode) or S=<s> (job-size mode), each value is the median over
+# the local clients (host_* and job_wall: the host's single value) and
+# ratio = pmixx / OpenPMIx: < 1 means pmixx is faster (or smaller).
 # A run that fails shows FAILED in its column (or, for the metrics it
-# measured before failing, the value marked '*'); the script goes on.
-# Exit status: 0 only if every run passed its cross-checks (every client read
-# back every peer's blob intact) on OpenPMIx and, when --ours is given, on
+# measured before failing, the value marked '*'); n/a = not measured (see
+# bench/README.md); the script goes on with the next run.
+# Exit status: 0 only if every run passed its cross-checks (every value and
+# blob read back as it must be) on OpenPMIx and, when --ours is given, on
 # pmixx; 1 otherwise; 2 on usage or build errors.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 ours=""
 components=""
-sizes="2 8 32"
+nlist=""
+slist=""
+ppn=8
 iters=1000
-blob=1024
+fences=100
+blobs=1K
 timeout_s=300
+budget_mib=2048
 bin=""
 keep=""
+tsv=""
 ref_include=${PMIX_BENCH_INCLUDE:-/usr/lib/x86_64-linux-gnu/pmix2/include}
 ref_libdir=${PMIX_BENCH_LIBDIR:-/usr/lib/x86_64-linux-gnu}
-metrics="init get_job get_peer fence modex rss host_setup job_wall host_rss"
 
 usage() { sed -n '2,/^set -u/p' "$0" | sed -e '/^set -u/d' -e 's/^# \{0,1\}//'; }
 die() { echo "run_bench.sh: $*" >&2; exit 2; }
@@ -57,16 +78,22 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --ours) ours=${2:?}; shift 2 ;;
     --components) components=${2:?}; shift 2 ;;
-    -n) sizes=${2:?}; shift 2 ;;
+    -n) nlist=${2:?}; shift 2 ;;
+    -S) slist=${2:?}; shift 2 ;;
+    --ppn) ppn=${2:?}; shift 2 ;;
+    --blob|--blobs) blobs=${2:?}; shift 2 ;;
     --iters) iters=${2:?}; shift 2 ;;
-    --blob) blob=${2:?}; shift 2 ;;
+    --fences) fences=${2:?}; shift 2 ;;
     --timeout) timeout_s=${2:?}; shift 2 ;;
+    --mem-budget) budget_mib=${2:?}; shift 2 ;;
     --bin) bin=${2:?}; shift 2 ;;
     --keep) keep=${2:?}; shift 2 ;;
+    --tsv) tsv=${2:?}; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; exit 2 ;;
     esac
 done
+[ -z "$nlist" ] && [ -z "$slist" ] && nlist="2 8 32"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/run_bench.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$work"' EXIT
@@ -96,44 +123,78 @@ if [ -n "$ours" ]; then
     fi
 fi
 
-# run LABEL N: runs one benchmark, output in $logs/LABEL.N.{out,err}
+# bytes LIST: the sizes of a blob list, one per line, in bytes.
+bytes() {
+    echo "$1" | tr ',' '\n' | awk '/^[0-9]+[kK]$/ { print $0 * 1024; next }
+        /^[0-9]+[mM]$/ { print $0 * 1048576; next } /^[0-9]+$/ { print; next }
+        { print "bad blob size " $0 > "/dev/stderr"; exit 1 }'
+}
+
+# fit N: the blob sizes of --blobs that a modex run of N clients may use.
+fit() {
+    local n=$1 b kept=""
+    for b in $(bytes "$blobs"); do
+        if [ $((n * n * b)) -le $((budget_mib * 1048576)) ]; then
+            kept=${kept:+$kept,}$b
+        else
+            echo "run_bench.sh: N=$n leaves out blob $b (N*N*blob > --mem-budget ${budget_mib} MiB)" >&2
+        fi
+    done
+    echo "${kept:-64}"
+}
+
+# run LABEL CASE ARGS...: runs one benchmark, output in $logs/LABEL.CASE.{out,err}
 run() {
-    local label=$1 n=$2 rc
-    local out=$logs/$label.$n.out err=$logs/$label.$n.err
-    local args=(host -n "$n" --iters "$iters" --blob "$blob" --timeout "$timeout_s")
-    rm -f "$logs/$label.$n.ok"
+    local label=$1 case=$2 rc limit=$3
+    shift 3
+    local out=$logs/$label.$case.out err=$logs/$label.$case.err
+    rm -f "$logs/$label.$case.ok"
     if [ "$label" = openpmix ]; then
         env -u LD_LIBRARY_PATH -u PMIX_MCA_mca_base_component_path \
-            timeout -k 5 $((timeout_s + 30)) "$bin" "${args[@]}" >"$out" 2>"$err"
+            timeout -k 5 $((limit + 30)) "$bin" host "$@" --timeout "$limit" >"$out" 2>"$err"
     else
         env LD_LIBRARY_PATH="$ours" PMIX_MCA_mca_base_component_path="$components" \
-            timeout -k 5 $((timeout_s + 30)) "$bin" "${args[@]}" >"$out" 2>"$err"
+            timeout -k 5 $((limit + 30)) "$bin" host "$@" --timeout "$limit" >"$out" 2>"$err"
     fi
     rc=$?
     if [ $rc -ne 0 ] || ! grep -q '^check *PASS' "$out"; then
-        echo "run_bench.sh: $label N=$n FAILED (exit $rc); last lines of $err:" >&2
+        echo "run_bench.sh: $label $case FAILED (exit $rc); last lines of $err:" >&2
         tail -n 5 "$err" | sed 's/^/    /' >&2
         return 1
     fi
-    touch "$logs/$label.$n.ok"
+    touch "$logs/$label.$case.ok"
 }
 
+# Cases: "N=<n>" (modex) and "S=<s>" (job size), in the order they run.
+cases=()
 status=0
-for n in $sizes; do
-    run openpmix "$n" || status=1
-    if [ -n "$ours" ]; then
-        run pmixx "$n" || status=1
-    fi
+libs="openpmix"
+[ -n "$ours" ] && libs="openpmix pmixx"
+for n in $nlist; do
+    cases+=("N=$n")
+    b=$(fit "$n")
+    for lib in $libs; do
+        run "$lib" "N=$n" "$timeout_s" -n "$n" --iters "$iters" --fences "$fences" \
+            --blobs "$b" || status=1
+    done
+done
+for s in $slist; do
+    cases+=("S=$s")
+    for lib in $libs; do
+        run "$lib" "S=$s" $((timeout_s + s / 100)) -n "$ppn" -S "$s" --iters "$iters" \
+            --fences "$fences" --blobs "$(bytes "$blobs" | paste -sd,)" || status=1
+    done
 done
 
-# value LABEL N METRIC: the median column; from a failed run the value with a
-# '*' if that metric was measured before the failure, else FAILED; - if not run.
+# value LABEL CASE METRIC: the median column; from a failed run the value with
+# a '*' if that metric was measured before the failure, else FAILED; - if not run.
 value() {
     local f=$logs/$1.$2.out mark="*"
     if [ "$1" = pmixx ] && [ -z "$ours" ]; then echo "-"; return; fi
     [ -f "$logs/$1.$2.ok" ] && mark=""
     [ -f "$f" ] || { echo FAILED; return; }
     awk -v m="$3" -v mark="$mark" '$1 == m && $3 ~ /^[0-9.]+$/ { v = $3 mark }
+        $1 == m && $3 == "n/a" && mark == "" { v = "n/a" }
         END { print (v == "" ? "FAILED" : v) }' "$f"
 }
 
@@ -144,25 +205,43 @@ version() {
     done
 }
 
-echo "# pmix_bench: iters=$iters blob=$blob bytes; value = median over the N clients"
+# Every metric row of every output, in order of first appearance, the
+# host's own after the clients'.
+metrics=$(cat "$logs"/*.out 2>/dev/null | awk '$1 == "metric" { on = 1; next }
+    $1 == "check" { on = 0 }
+    on && !seen[$1]++ { if ($1 ~ /^(host_|job_wall)/) host[nh++] = $1 ":" $2; else print $1 ":" $2 }
+    END { for (i = 0; i < nh; ++i) print host[i] }')
+
+echo "# pmix_bench: iters=$iters fences=$fences blobs=$blobs ppn(S mode)=$ppn;" \
+     "value = median over the local clients"
 echo "# OpenPMIx: $(version openpmix)"
 [ -n "$ours" ] && echo "# pmixx:    $(version pmixx)  (LD_LIBRARY_PATH=$ours)"
-printf '%-14s %4s %14s %14s %8s\n' "metric" "N" "OpenPMIx" "pmixx" "ratio"
-for m in $metrics; do
-    unit=KiB
-    case $m in *rss) ;; *) unit=us ;; esac
-    for n in $sizes; do
-        a=$(value openpmix "$n" "$m")
-        b=$(value pmixx "$n" "$m")
+printf '%-20s %8s %14s %14s %8s\n' "metric" "size" "OpenPMIx" "pmixx" "ratio"
+[ -n "$tsv" ] && : >"$tsv"
+for mu in $metrics; do
+    m=${mu%%:*}
+    unit=${mu#*:}
+    for c in "${cases[@]}"; do
+        a=$(value openpmix "$c" "$m")
+        b=$(value pmixx "$c" "$m")
+        # a metric this case does not have (a blob size left out): no row
+        [ "$a" = FAILED ] && [ "$b" = FAILED ] && ! grep -q "^$m " "$logs"/*."$c".out 2>/dev/null &&
+            continue
         ratio=$(awk -v a="$a" -v b="$b" 'BEGIN {
-            if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.2f", a / b; else print "-" }')
-        printf '%-14s %4s %14s %14s %8s\n' "$m($unit)" "$n" "$a" "$b" "$ratio"
+            if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && a > 0) printf "%.2f", b / a; else print "-" }')
+        printf '%-20s %8s %14s %14s %8s\n' "$m($unit)" "$c" "$a" "$b" "$ratio"
+        if [ -n "$tsv" ]; then
+            mode=modex; n=${c#N=}; s=$n
+            case $c in S=*) mode=job; n=$ppn; s=${c#S=} ;; esac
+            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$n" "$s" "$m" "$unit" OpenPMIx "$a" \
+                "$mode" "$n" "$s" "$m" "$unit" pmixx "$b" >>"$tsv"
+        fi
     done
 done
-echo "# ratio = OpenPMIx / pmixx (> 1: pmixx is faster or smaller);" \
-     "* = measured before that run failed (no ratio)"
+echo "# ratio = pmixx / OpenPMIx (< 1: pmixx is faster or smaller);" \
+     "* = measured before that run failed (no ratio); n/a = not measured"
 if [ $status -eq 0 ]; then
-    echo "# cross-checks: PASS (every client read back every peer's blob intact)"
+    echo "# cross-checks: PASS (every value and blob read back as it must be)"
 else
     echo "# cross-checks: FAILED (see the messages above)"
 fi

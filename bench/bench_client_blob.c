@@ -1,0 +1,160 @@
+/*
+ * pmix_bench client: the modex, one collect fence per blob size.
+ * See bench_client.h.
+ *
+ * Sizes run in the given order in one job, each under its own key, so a
+ * library that re-sends earlier commits with every fence pays for it here
+ * as a real application would. Peers are the local clients (node 0): the
+ * other nodes' ranks have no processes, and the host's fence_nb hands back
+ * only this node's data.
+ */
+#define _XOPEN_SOURCE 700
+
+#include "bench_client.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Repeated Gets: at least this many in all, in whole passes over the peers. */
+enum { kMinRepeats = 64 };
+
+static void BlobKey(size_t size, char *key, size_t len)
+{
+    snprintf(key, len, "%s.%zu", BENCH_BLOB_KEY, size);
+}
+
+/* One timed Get of rank's blob into *us; compared with what rank put. */
+static int GetBlob(Client *c, uint32_t rank, size_t size, uint8_t *expect, double *us)
+{
+    pmix_proc_t peer;
+    pmix_value_t *val = NULL;
+    pmix_status_t rc;
+    char key[PMIX_MAX_KEYLEN + 1];
+    double t0;
+    int ok;
+    BlobKey(size, key, sizeof(key));
+    BenchLoadProc(&peer, c->me.nspace, rank);
+    t0 = BenchNowUs();
+    rc = PMIx_Get(&peer, key, NULL, 0, &val);
+    *us = BenchNowUs() - t0;
+    ok = PMIX_SUCCESS == rc && NULL != val;
+    if (ok) {
+        BenchFillBlob(expect, size, rank);
+        ok = PMIX_BYTE_OBJECT == val->type && val->data.bo.size == size &&
+             0 == memcmp(val->data.bo.bytes, expect, size);
+    }
+    if (PMIX_SUCCESS != rc) {
+        fprintf(stderr, "pmix_bench client %u: Get %s of rank %u: %s\n", c->me.rank, key, rank,
+                PMIx_Error_string(rc));
+    } else if (!ok) {
+        fprintf(stderr, "pmix_bench client %u: %s of rank %u differs from what it put"
+                " (type %d, %zu bytes)\n", c->me.rank, key, rank,
+                NULL == val ? -1 : (int)val->type, NULL == val ? (size_t)0 : val->data.bo.size);
+    }
+    BenchReleaseValue(val);
+    return ok ? 0 : -1;
+}
+
+static int PutAndCommit(Client *c, size_t size)
+{
+    pmix_value_t blob;
+    pmix_status_t rc;
+    char key[PMIX_MAX_KEYLEN + 1];
+    uint8_t *mine = malloc(size);
+    if (NULL == mine) {
+        return -1;
+    }
+    BlobKey(size, key, sizeof(key));
+    BenchFillBlob(mine, size, c->me.rank);
+    memset(&blob, 0, sizeof(blob));
+    blob.type = PMIX_BYTE_OBJECT;
+    blob.data.bo.bytes = (char *)mine;
+    blob.data.bo.size = size;
+    rc = PMIx_Put(PMIX_GLOBAL, key, &blob);
+    free(mine);
+    if (PMIX_SUCCESS == rc) {
+        rc = PMIx_Commit();
+    }
+    if (PMIX_SUCCESS != rc) {
+        fprintf(stderr, "pmix_bench client %u: Put/Commit %s: %s\n", c->me.rank, key,
+                PMIx_Error_string(rc));
+        return -1;
+    }
+    return 0;
+}
+
+static int CollectFence(Client *c, double *us)
+{
+    pmix_info_t collect;
+    bool yes = true;
+    pmix_status_t rc;
+    double t0;
+    memset(&collect, 0, sizeof(collect));
+    PMIx_Info_load(&collect, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+    t0 = BenchNowUs();
+    rc = PMIx_Fence(&c->wildcard, 1, &collect, 1);
+    *us = BenchNowUs() - t0;
+    PMIx_Value_destruct(&collect.value);
+    if (PMIX_SUCCESS != rc) {
+        fprintf(stderr, "pmix_bench client %u: Fence(collect): %s\n", c->me.rank,
+                PMIx_Error_string(rc));
+        return -1;
+    }
+    return 0;
+}
+
+/* passes over every local peer (and, untimed, ourselves); mean us. */
+static int GetPeers(Client *c, size_t size, uint8_t *expect, int passes, double *mean)
+{
+    uint32_t n = (uint32_t)c->opt->nprocs, r;
+    double sum = 0, us;
+    int p, count = 0;
+    for (p = 0; p < passes; ++p) {
+        for (r = 0; r < n; ++r) {
+            if (r == c->me.rank) {
+                continue;
+            }
+            if (0 != GetBlob(c, r, size, expect, &us)) {
+                return -1;
+            }
+            sum += us;
+            ++count;
+        }
+    }
+    *mean = count > 0 ? sum / count : 0;
+    /* Our own blob must read back too. */
+    return GetBlob(c, c->me.rank, size, expect, &us);
+}
+
+static int OneSize(Client *c, int b, uint8_t *expect)
+{
+    size_t size = c->opt->blobs[b];
+    int npeers = c->opt->nprocs - 1;
+    int passes = npeers > 0 ? (kMinRepeats + npeers - 1) / npeers : 1;
+    if (0 != PutAndCommit(c, size) || 0 != BenchAlign(c) ||
+        0 != CollectFence(c, &c->metric[BenchBlobIndex(b, kBlobFence)]) ||
+        0 != GetPeers(c, size, expect, 1, &c->metric[BenchBlobIndex(b, kBlobGetFirst)]) ||
+        0 != GetPeers(c, size, expect, passes, &c->metric[BenchBlobIndex(b, kBlobGetAgain)])) {
+        return -1;
+    }
+    return 0;
+}
+
+int BenchClientBlobs(Client *c)
+{
+    size_t max = 0;
+    uint8_t *expect;
+    int b, rc = 0;
+    for (b = 0; b < c->opt->nblobs; ++b) {
+        max = c->opt->blobs[b] > max ? c->opt->blobs[b] : max;
+    }
+    if (NULL == (expect = malloc(max))) {
+        return -1;
+    }
+    for (b = 0; 0 == rc && b < c->opt->nblobs; ++b) {
+        rc = OneSize(c, b, expect);
+    }
+    free(expect);
+    return rc;
+}
