@@ -112,7 +112,11 @@ static int Init(Client *c)
     pmix_status_t rc = PMIx_Init(&c->me, NULL, 0);
     c->metric[kMetricInit] = BenchNowUs() - t0;
     if (PMIX_SUCCESS != rc) {
-        fprintf(stderr, "pmix_bench client: PMIx_Init: %s\n", PMIx_Error_string(rc));
+        /* Our rank for the result line: the one the host's setup_fork gave. */
+        const char *env = getenv("PMIX_RANK");
+        c->me.rank = NULL != env ? (pmix_rank_t)strtoul(env, NULL, 10) : 0;
+        fprintf(stderr, "pmix_bench client %u: PMIx_Init: %s\n", c->me.rank,
+                PMIx_Error_string(rc));
         return -1;
     }
     Memory(c, kMetricRssInit, kMetricHwmInit);

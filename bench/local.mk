@@ -1,6 +1,7 @@
 # bench: the client/server benchmark (bench/README.md). Built with the
 # library against the in-tree headers (which keeps it compiling on ours);
-# not installed and not part of `make check`: tests never assert timings.
+# not installed. `make check` runs only bench/smoke.sh: tests never assert
+# timings.
 noinst_PROGRAMS += bench/pmix_bench
 bench_pmix_bench_SOURCES = \
 	bench/pmix_bench.c bench/bench.h bench/bench_util.c \
@@ -14,7 +15,11 @@ bench_pmix_bench_SOURCES = \
 bench_pmix_bench_CFLAGS = $(AM_CFLAGS) -pedantic
 bench_pmix_bench_LDADD = src/libpmix.la -lm
 bench_pmix_bench_LDFLAGS = -pthread
-EXTRA_DIST += bench/run_bench.sh bench/README.md
+EXTRA_DIST += bench/run_bench.sh bench/run_scale.sh bench/plot_bench.sh bench/plot_bench.py \
+	bench/README.md bench/smoke.sh bench/bench_job.png bench/bench_modex.png
+# A few seconds: both modes, tiny, on our library (values checked, timings
+# only printed), so that the benchmark keeps building and running.
+TESTS += bench/smoke.sh
 
 # `make bench`: OpenPMIx vs this build's library, side by side. The script
 # builds its own copy of the program against the reference headers.
@@ -22,4 +27,11 @@ EXTRA_DIST += bench/run_bench.sh bench/README.md
 bench: src/libpmix.la $(pmixcomponent_LTLIBRARIES)
 	$(SHELL) $(top_srcdir)/bench/run_bench.sh --ours $(abs_top_builddir)/src/.libs \
 		--components '$(PMIXX_COMPONENT_PATH)' $(BENCH_ARGS)
-.PHONY: bench
+
+# `make bench-scale`: the scaling run of bench/README.md (S = 1k..100k,
+# N = 8..128, both libraries, table + PNGs in $(abs_top_builddir)/bench-scale).
+# Takes minutes and several GiB; extra options in BENCH_ARGS.
+bench-scale: src/libpmix.la $(pmixcomponent_LTLIBRARIES)
+	$(SHELL) $(top_srcdir)/bench/run_scale.sh --ours $(abs_top_builddir)/src/.libs \
+		--components '$(PMIXX_COMPONENT_PATH)' --out $(abs_top_builddir)/bench-scale $(BENCH_ARGS)
+.PHONY: bench bench-scale
