@@ -2,6 +2,7 @@
 # whole-frame I/O.
 src_libpmix_core_la_SOURCES += \
 	mca/ptl/base/fd.h \
+	mca/ptl/base/fd_passing.cc mca/ptl/base/fd_passing.h \
 	mca/ptl/base/frame.cc mca/ptl/base/frame.h \
 	mca/ptl/base/frame_io.cc mca/ptl/base/frame_io.h \
 	mca/ptl/base/ptl_base.cc mca/ptl/base/ptl_base.h
@@ -11,7 +12,8 @@ if HAVE_GTEST
 check_PROGRAMS += test/unit/ptl/ptl_frame_tests
 TESTS += test/unit/ptl/ptl_frame_tests
 test_unit_ptl_ptl_frame_tests_SOURCES = \
-	test/unit/ptl/frame_test.cc test/unit/ptl/frame_io_test.cc
+	test/unit/ptl/frame_test.cc test/unit/ptl/frame_io_test.cc \
+	test/unit/ptl/fd_passing_test.cc test/unit/ptl/fd_test_util.h
 test_unit_ptl_ptl_frame_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
 test_unit_ptl_ptl_frame_tests_LDFLAGS = -pthread
 
@@ -22,6 +24,7 @@ TESTS += test/unit/ptl/ptl_module_tests
 test_unit_ptl_ptl_module_tests_SOURCES = \
 	test/unit/ptl/ptl_test_util.cc test/unit/ptl/ptl_test_util.h \
 	test/unit/ptl/usock_test.cc test/unit/ptl/tcp_test.cc \
+	mca/ptl/base/fd_passing.cc mca/ptl/base/fd_passing.h \
 	mca/ptl/base/frame.cc mca/ptl/base/frame.h \
 	mca/ptl/base/frame_io.cc mca/ptl/base/frame_io.h \
 	$(PMIXX_PTL_USOCK_SOURCES) $(PMIXX_PTL_TCP_SOURCES) plugins/ptl/common/ptl_socket.h

@@ -161,15 +161,17 @@ void ReplyStatusInfos(const std::weak_ptr<Peer>& weak, const ptl::Frame& request
 
 InfosDone InfosReplier(const PeerPtr& peer, const ptl::Frame& request) {
   std::weak_ptr<Peer> weak = peer;
-  return [weak, reply_to = ReplyHeader(request)](pmix_status_t status, wire::Infos&& infos) {
-    ReplyStatusInfos(weak, reply_to, status, infos);
+  // Type and tag only: a frame is move-only (it may own descriptors).
+  return [weak, type = request.type, tag = request.tag](pmix_status_t status,
+                                                        wire::Infos&& infos) {
+    ReplyStatusInfos(weak, ptl::Frame{0, type, tag, {}}, status, infos);
   };
 }
 
 StatusDone StatusReplier(const PeerPtr& peer, const ptl::Frame& request) {
   std::weak_ptr<Peer> weak = peer;
-  return [weak, reply_to = ReplyHeader(request)](pmix_status_t status) {
-    ReplyStatusInfos(weak, reply_to, status, wire::Infos());
+  return [weak, type = request.type, tag = request.tag](pmix_status_t status) {
+    ReplyStatusInfos(weak, ptl::Frame{0, type, tag, {}}, status, wire::Infos());
   };
 }
 

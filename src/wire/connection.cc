@@ -4,6 +4,7 @@
 
 #include <cerrno>
 
+#include "mca/ptl/base/fd_passing.h"
 #include "src/common/output.h"
 
 namespace pmix::wire {
@@ -17,7 +18,11 @@ std::shared_ptr<Connection> Connection::Create(runtime::ProgressEngine& engine, 
 
 Connection::Connection(runtime::ProgressEngine& engine, ptl::Fd fd, ptl::FrameReader pending,
                        const pmix_bfrops_module_t* codec)
-    : engine_(engine), fd_(std::move(fd)), reader_(std::move(pending)), codec_(codec) {}
+    : engine_(engine),
+      fd_(std::move(fd)),
+      reader_(std::move(pending)),
+      codec_(codec),
+      can_pass_fds_(ptl::CanPassFds(fd_.get())) {}
 
 Connection::~Connection() { watch_.reset(); }
 
@@ -35,13 +40,15 @@ Status Connection::Start(MessageHandler on_message, CloseHandler on_close) {
   });
 }
 
-Status Connection::Send(uint16_t type, uint32_t tag, const Bytes& payload, uint8_t flags) {
+Status Connection::SendWithFds(uint16_t type, uint32_t tag, const Bytes& payload,
+                               std::vector<ptl::Fd> fds, uint8_t flags) {
   if (closed_ || broken_) return PMIX_ERR_LOST_CONNECTION;
-  auto header = ptl::EncodeFrameHeader(flags, type, tag, payload.size());
+  if (!fds.empty() && !can_pass_fds_) return PMIX_ERR_NOT_SUPPORTED;
+  auto header = ptl::EncodeFrameHeader(flags, type, tag, payload.size(), fds.size());
   if (!header.ok()) return header.status();
   Bytes frame(header->begin(), header->end());
   frame.insert(frame.end(), payload.begin(), payload.end());
-  out_.push_back(std::move(frame));
+  out_.push_back(Outgoing{std::move(frame), std::move(fds)});
   if (out_.size() == 1) WriteSome();  // try at once; the rest waits for POLLOUT
   return (closed_ || broken_) ? Status(PMIX_ERR_LOST_CONNECTION) : Status();
 }
@@ -81,9 +88,13 @@ void Connection::OnReady(bool readable, bool writable) {
 void Connection::ReadSome() {
   uint8_t chunk[65536];
   for (int turns = 0; turns < 16 && !closed_; ++turns) {
-    ssize_t n = ::recv(fd_.get(), chunk, sizeof chunk, MSG_DONTWAIT);
+    std::vector<ptl::Fd> fds;
+    bool truncated = false;
+    ssize_t n = ptl::RecvWithFds(fd_.get(), chunk, reader_.max_fds(), &fds, &truncated);
     if (n > 0) {
-      Status fed = reader_.Feed(std::span<const uint8_t>(chunk, static_cast<size_t>(n)));
+      if (truncated) reader_.Fail(PMIX_ERR_BAD_PARAM);
+      Status fed = reader_.Feed(std::span<const uint8_t>(chunk, static_cast<size_t>(n)),
+                                std::move(fds));
       Dispatch();
       if (!fed.ok()) {
         output::Verbose("ptl", 1, "closing a connection after a malformed frame");
@@ -118,9 +129,13 @@ void Connection::Dispatch() {
 
 void Connection::WriteSome() {
   while (!out_.empty() && !closed_ && !broken_) {
-    const Bytes& front = out_.front();
-    ssize_t n = ::send(fd_.get(), front.data() + out_offset_, front.size() - out_offset_,
-                       MSG_DONTWAIT | MSG_NOSIGNAL);
+    Outgoing& front = out_.front();
+    iovec iov{front.bytes.data() + out_offset_, front.bytes.size() - out_offset_};
+    std::vector<int> fds;
+    for (const ptl::Fd& d : front.fds) fds.push_back(d.get());
+    ssize_t n = ptl::SendWithFds(fd_.get(), std::span<const iovec>(&iov, 1), fds);
+    // Once bytes left, the kernel holds its own references.
+    if (n > 0) front.fds.clear();
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
     if (n < 0) {
@@ -138,7 +153,7 @@ void Connection::WriteSome() {
       return;
     }
     out_offset_ += static_cast<size_t>(n);
-    if (out_offset_ == front.size()) {
+    if (out_offset_ == front.bytes.size()) {
       out_.pop_front();
       out_offset_ = 0;
     }

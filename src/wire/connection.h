@@ -12,6 +12,16 @@
 // Frames that are not replies go to the message handler. A malformed or
 // oversize frame closes this connection only (frame.h). on_close runs once,
 // after every pending request was failed.
+//
+// Descriptors: on a Unix socket a frame may carry up to kMaxFrameFds of
+// them (ptl/base/fd_passing.h). Sending: SendWithFds takes ownership of
+// the descriptors (pass dups of what you keep) and closes them once they
+// are on the socket; on a socket that cannot carry them it fails with
+// PMIX_ERR_NOT_SUPPORTED (send the data inline to such peers).
+// Receiving: the reader given to Create says how many a frame may bring
+// (FrameReader max_fds; 0: none); they arrive close-on-exec in the frame's
+// fds, owned by whoever takes the frame. A peer sending descriptors the
+// reader does not accept closes the connection (and they are closed).
 #ifndef PMIXX_SRC_WIRE_CONNECTION_H
 #define PMIXX_SRC_WIRE_CONNECTION_H
 
@@ -20,6 +30,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <vector>
 
 #include "mca/ptl/base/fd.h"
 #include "mca/ptl/base/frame.h"
@@ -49,9 +60,20 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Status Start(MessageHandler on_message, CloseHandler on_close);
 
   // Queues one frame. PMIX_ERR_LOST_CONNECTION once closed.
-  Status Send(uint16_t type, uint32_t tag, const Bytes& payload, uint8_t flags = 0);
+  Status Send(uint16_t type, uint32_t tag, const Bytes& payload, uint8_t flags = 0) {
+    return SendWithFds(type, tag, payload, {}, flags);
+  }
+  // Queues one frame with descriptors (see the file comment);
+  // PMIX_ERR_NOT_SUPPORTED when !can_pass_fds(), PMIX_ERR_BAD_PARAM for
+  // more than kMaxFrameFds. fds are closed in every case.
+  Status SendWithFds(uint16_t type, uint32_t tag, const Bytes& payload, std::vector<ptl::Fd> fds,
+                     uint8_t flags = 0);
   Status Reply(const ptl::Frame& request, const Bytes& payload) {
     return Send(request.type, request.tag, payload, kFlagReply);
+  }
+  Status ReplyWithFds(const ptl::Frame& request, const Bytes& payload,
+                      std::vector<ptl::Fd> fds) {
+    return SendWithFds(request.type, request.tag, payload, std::move(fds), kFlagReply);
   }
   // Sends a request and routes its reply (or the loss of the peer).
   Status Request(uint16_t type, const Bytes& payload, ReplyHandler on_reply);
@@ -66,6 +88,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Close(Status why);
   bool closed() const { return closed_; }
   int fd() const { return fd_.get(); }
+  // Whether frames can carry descriptors here (a Unix socket).
+  bool can_pass_fds() const { return can_pass_fds_; }
   const pmix_bfrops_module_t* codec() const { return codec_; }
   // The server learns the codec from the peer's hello (first frame).
   void set_codec(const pmix_bfrops_module_t* codec) { codec_ = codec; }
@@ -83,7 +107,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   ptl::FrameReader reader_;
   const pmix_bfrops_module_t* codec_;
   std::unique_ptr<runtime::ProgressEngine::FdWatch> watch_;
-  std::deque<Bytes> out_;
+  struct Outgoing {
+    Bytes bytes;                // header and payload
+    std::vector<ptl::Fd> fds;   // sent with the first bytes, then closed
+  };
+  bool can_pass_fds_ = false;
+  std::deque<Outgoing> out_;
   size_t out_offset_ = 0;
   bool want_write_ = false;
   uint32_t next_tag_ = 1;

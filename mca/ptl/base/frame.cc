@@ -32,22 +32,25 @@ uint32_t GetLe32(const uint8_t* in) {
 }  // namespace
 
 Result<FrameHeader> EncodeFrameHeader(uint8_t flags, uint16_t type, uint32_t tag,
-                                      size_t payload_size) {
+                                      size_t payload_size, size_t nfds) {
   if (payload_size > std::numeric_limits<uint32_t>::max()) return Status(PMIX_ERR_BAD_PARAM);
+  if (nfds > kMaxFrameFds) return Status(PMIX_ERR_BAD_PARAM);
   FrameHeader header{};
   header[0] = kFrameMagic0;
   header[1] = kFrameMagic1;
   header[2] = kFrameVersion;
   header[3] = flags;
   PutLe16(&header[4], type);
-  PutLe16(&header[6], 0);
+  header[6] = static_cast<uint8_t>(nfds);
+  header[7] = 0;
   PutLe32(&header[8], tag);
   PutLe32(&header[12], static_cast<uint32_t>(payload_size));
   return header;
 }
 
 Result<std::vector<uint8_t>> EncodeFrame(const Frame& frame) {
-  auto header = EncodeFrameHeader(frame.flags, frame.type, frame.tag, frame.payload.size());
+  auto header = EncodeFrameHeader(frame.flags, frame.type, frame.tag, frame.payload.size(),
+                                  frame.fds.size());
   PMIX_RETURN_IF_ERROR(header.status());
   std::vector<uint8_t> bytes;
   bytes.reserve(kFrameHeaderSize + frame.payload.size());
@@ -56,12 +59,42 @@ Result<std::vector<uint8_t>> EncodeFrame(const Frame& frame) {
   return bytes;
 }
 
-Status FrameReader::Feed(std::span<const uint8_t> chunk) {
+Status FrameReader::Feed(std::span<const uint8_t> chunk, std::vector<Fd> fds) {
+  if (!status_.ok()) return status_;
+  if (fds.size() > max_fds_) {
+    Fail(PMIX_ERR_BAD_PARAM);
+    return status_;
+  }
+  // The descriptors of one recvmsg belong to one sendmsg, which started a
+  // frame header somewhere in this chunk (frame.h): the header that claims
+  // them is one that starts here.
+  fresh_ = std::move(fds);
+  started_here_ = false;
+  size_t completed_before = ready_.size();
   while (status_.ok() && !chunk.empty()) {
+    if (!in_payload_ && header_used_ == 0) started_here_ = true;
     size_t used = in_payload_ ? TakePayloadBytes(chunk) : TakeHeaderBytes(chunk);
     chunk = chunk.subspan(used);
   }
+  if (status_.ok() && !fresh_.empty()) {
+    if (!in_payload_ && header_used_ > 0 && started_here_) {
+      carried_ = std::move(fresh_);  // for the header under way
+    } else {
+      // No header that starts here wants them: the frame they came with is
+      // refused (the one under way is dropped by Fail, a completed one here).
+      if (!in_payload_ && header_used_ == 0 && ready_.size() > completed_before) ready_.pop_back();
+      Fail(PMIX_ERR_BAD_PARAM);
+    }
+  }
+  fresh_.clear();
   return status_;
+}
+
+void FrameReader::Fail(Status why) {
+  if (status_.ok()) status_ = why.ok() ? Status(PMIX_ERROR) : why;
+  fresh_.clear();
+  carried_.clear();
+  current_ = Frame{};
 }
 
 std::optional<Frame> FrameReader::Pop() {
@@ -75,7 +108,9 @@ size_t FrameReader::TakeHeaderBytes(std::span<const uint8_t> chunk) {
   size_t n = std::min(chunk.size(), kFrameHeaderSize - header_used_);
   std::memcpy(header_.data() + header_used_, chunk.data(), n);
   header_used_ += n;
-  if (header_used_ == kFrameHeaderSize) status_ = ParseHeader();
+  if (header_used_ == kFrameHeaderSize) {
+    if (Status parsed = ParseHeader(); !parsed.ok()) Fail(parsed);
+  }
   return n;
 }
 
@@ -83,10 +118,20 @@ Status FrameReader::ParseHeader() {
   // Magic first, so that a stream of garbage is told apart from a peer
   // speaking another version.
   if (header_[0] != kFrameMagic0 || header_[1] != kFrameMagic1) return PMIX_ERR_UNPACK_FAILURE;
-  if (header_[2] != kFrameVersion || GetLe16(&header_[6]) != 0) return PMIX_ERR_UNPACK_FAILURE;
+  if (header_[2] != kFrameVersion || header_[7] != 0) return PMIX_ERR_UNPACK_FAILURE;
   payload_length_ = GetLe32(&header_[12]);
   if (payload_length_ > max_payload_) return PMIX_ERR_BAD_PARAM;
+  size_t nfds = header_[6];
+  if (nfds > max_fds_) return PMIX_ERR_BAD_PARAM;
   current_ = Frame{};
+  // A header begun in an earlier chunk takes exactly what came with that
+  // chunk; one begun here, what came with this chunk, if it wants any.
+  std::vector<Fd>& offered = started_here_ ? fresh_ : carried_;
+  if (nfds > 0 || !started_here_) {
+    if (offered.size() != nfds) return PMIX_ERR_BAD_PARAM;
+    current_.fds = std::move(offered);
+    offered.clear();
+  }
   current_.flags = header_[3];
   current_.type = GetLe16(&header_[4]);
   current_.tag = GetLe32(&header_[8]);

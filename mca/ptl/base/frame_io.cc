@@ -1,6 +1,8 @@
 // Blocking-with-deadline frame I/O over poll().
 #include "mca/ptl/base/frame_io.h"
 
+#include "mca/ptl/base/fd_passing.h"
+
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -47,8 +49,12 @@ void Consume(std::array<iovec, 2>& iov, size_t& first, size_t sent) {
 }  // namespace
 
 Status SendFrame(int fd, const Frame& frame, std::chrono::milliseconds timeout) {
-  auto header = EncodeFrameHeader(frame.flags, frame.type, frame.tag, frame.payload.size());
+  auto header = EncodeFrameHeader(frame.flags, frame.type, frame.tag, frame.payload.size(),
+                                  frame.fds.size());
   PMIX_RETURN_IF_ERROR(header.status());
+  std::vector<int> fds;
+  for (const Fd& d : frame.fds) fds.push_back(d.get());
+  if (!fds.empty() && !CanPassFds(fd)) return PMIX_ERR_NOT_SUPPORTED;
   Clock::time_point deadline = Clock::now() + timeout;
   std::array<iovec, 2> iov = {
       iovec{header->data(), header->size()},
@@ -56,10 +62,9 @@ Status SendFrame(int fd, const Frame& frame, std::chrono::milliseconds timeout) 
   size_t first = 0;
   Consume(iov, first, 0);
   while (first < iov.size()) {
-    msghdr msg{};
-    msg.msg_iov = &iov[first];
-    msg.msg_iovlen = iov.size() - first;
-    ssize_t n = ::sendmsg(fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+    // The descriptors go with the first bytes that leave (frame.h).
+    ssize_t n = SendWithFds(fd, std::span<const iovec>(&iov[first], iov.size() - first), fds);
+    if (n > 0) fds.clear();
     if (n >= 0) {
       Consume(iov, first, static_cast<size_t>(n));
     } else if (Retryable(errno)) {
@@ -77,11 +82,15 @@ Result<Frame> RecvFrame(int fd, FrameReader& reader, std::chrono::milliseconds t
   while (true) {
     if (std::optional<Frame> frame = reader.Pop()) return std::move(*frame);
     PMIX_RETURN_IF_ERROR(reader.status());
-    ssize_t n = ::recv(fd, buffer.data(), buffer.size(), MSG_DONTWAIT);
+    std::vector<Fd> fds;
+    bool truncated = false;
+    ssize_t n = RecvWithFds(fd, buffer, reader.max_fds(), &fds, &truncated);
     if (n > 0) {
       // An error is picked up at the top of the loop, after frames that
       // completed before it.
-      (void)reader.Feed(std::span<const uint8_t>(buffer.data(), static_cast<size_t>(n)));
+      if (truncated) reader.Fail(PMIX_ERR_BAD_PARAM);
+      (void)reader.Feed(std::span<const uint8_t>(buffer.data(), static_cast<size_t>(n)),
+                        std::move(fds));
     } else if (n == 0) {
       return Status(PMIX_ERR_LOST_CONNECTION);
     } else if (Retryable(errno)) {

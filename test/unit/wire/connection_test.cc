@@ -9,6 +9,7 @@
 #include "mca/ptl/base/frame_io.h"
 #include "src/runtime/progress.h"
 #include "src/wire/connection.h"
+#include "test/unit/ptl/fd_test_util.h"
 
 namespace pmix::wire {
 namespace {
@@ -40,9 +41,9 @@ class ConnectionTest : public ::testing::Test {
     }).ok());
     ASSERT_TRUE(done.WaitFor(5000ms).has_value());
   }
-  void StartConnection() {
-    OnEngine([this] {
-      conn_ = Connection::Create(engine_, ptl::Fd(ours_), ptl::FrameReader(1024),
+  void StartConnection(size_t max_fds = 0) {
+    OnEngine([this, max_fds] {
+      conn_ = Connection::Create(engine_, ptl::Fd(ours_), ptl::FrameReader(1024, max_fds),
                                  bfrops::DefaultCodec().value());
       ASSERT_TRUE(conn_->Start([this](ptl::Frame&& f) { messages_.Set(std::move(f)); },
                                [this](Status why) { closed_.Set(why.code()); }).ok());
@@ -128,6 +129,52 @@ TEST_F(ConnectionTest, LargeMessagesArriveWhole) {
   auto f = ptl::RecvFrame(theirs_.get(), reader, 5000ms);
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(f->payload.size(), 512u * 1024);
+}
+
+TEST_F(ConnectionTest, FramesCarryDescriptorsBothWays) {
+  StartConnection(ptl::kMaxFrameFds);
+  // In: a frame with two descriptors reaches the handler owning them.
+  ptl::Frame in{0, 5, 0, {1}};
+  in.fds = ptl::test::Files(2);
+  ASSERT_TRUE(ptl::SendFrame(theirs_.get(), in, 1000ms).ok());
+  auto got = messages_.WaitFor(5000ms);
+  ASSERT_TRUE(got.has_value());
+  ASSERT_EQ(got->fds.size(), 2u);
+  EXPECT_TRUE(ptl::test::SameFile(got->fds[1].get(), in.fds[1].get()));
+  EXPECT_TRUE(ptl::test::IsCloexec(got->fds[0].get()));
+  // Out: queued behind a large frame, so it leaves from the write queue.
+  std::vector<ptl::Fd> out = ptl::test::Files(3);
+  std::vector<int> numbers = ptl::test::Numbers(out);
+  std::vector<ptl::Fd> dups;
+  for (int fd : numbers) dups.emplace_back(::fcntl(fd, F_DUPFD_CLOEXEC, 0));
+  EXPECT_TRUE(conn_->can_pass_fds());
+  OnEngine([&] {
+    ASSERT_TRUE(conn_->Send(3, 0, Bytes(512 * 1024, 1)).ok());
+    ASSERT_TRUE(conn_->SendWithFds(4, 0, {2}, std::move(dups)).ok());
+  });
+  ptl::FrameReader reader(1 << 20, ptl::kMaxFrameFds);
+  auto big = ptl::RecvFrame(theirs_.get(), reader, 5000ms);
+  ASSERT_TRUE(big.ok());
+  EXPECT_TRUE(big->fds.empty());
+  auto small = ptl::RecvFrame(theirs_.get(), reader, 5000ms);
+  ASSERT_TRUE(small.ok());
+  ASSERT_EQ(small->fds.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_TRUE(ptl::test::SameFile(small->fds[i].get(), numbers[i]));
+}
+
+TEST_F(ConnectionTest, DescriptorsToAConnectionTakingNoneCloseIt) {
+  StartConnection(0);
+  size_t before = ptl::test::OpenFdCount();
+  {
+    ptl::Frame in{0, 5, 0, {1}};
+    in.fds = ptl::test::Files(1);
+    ASSERT_TRUE(ptl::SendFrame(theirs_.get(), in, 1000ms).ok());
+  }
+  auto c = closed_.WaitFor(5000ms);
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(*c, PMIX_ERR_BAD_PARAM);
+  EXPECT_FALSE(messages_.WaitFor(100ms).has_value());
+  EXPECT_LE(ptl::test::OpenFdCount(), before);  // what came was closed (and our end)
 }
 
 }  // namespace
