@@ -126,7 +126,9 @@ Store::Store(Store&& other) noexcept
     : module_(other.module_),
       handle_(std::exchange(other.handle_, nullptr)),
       images_(std::move(other.images_)),
-      next_order_(other.next_order_) {}
+      next_order_(other.next_order_),
+      stored_realms_(std::move(other.stored_realms_)),
+      stored_sessions_(other.stored_sessions_) {}
 
 Store& Store::operator=(Store&& other) noexcept {
   if (this != &other) {
@@ -135,6 +137,8 @@ Store& Store::operator=(Store&& other) noexcept {
     handle_ = std::exchange(other.handle_, nullptr);
     images_ = std::move(other.images_);
     next_order_ = other.next_order_;
+    stored_realms_ = std::move(other.stored_realms_);
+    stored_sessions_ = other.stored_sessions_;
   }
   return *this;
 }
@@ -181,11 +185,53 @@ const Image* Store::ImageFor(const pmix_proc_t& proc, const Where& where) const 
   return nullptr;
 }
 
+namespace {
+
+std::string_view NspaceOf(const pmix_proc_t& proc) {
+  return std::string_view(proc.nspace, ::strnlen(proc.nspace, PMIX_MAX_NSLEN + 1));
+}
+
+// The realm a store or fetch really addresses (a PROC wildcard is JOB).
+unsigned RealmBit(const pmix_proc_t& proc, const Where& where) {
+  pmix_gds_realm_t realm = where.realm;
+  if (realm == PMIX_GDS_REALM_PROC && proc.rank == PMIX_RANK_WILDCARD) realm = PMIX_GDS_REALM_JOB;
+  return 1u << static_cast<unsigned>(realm);
+}
+
+}  // namespace
+
+bool Store::MayHold(const pmix_proc_t& proc, const Where& where) const {
+  // APP and SESSION fetches without a qualifier consult PROC/JOB values.
+  if (where.realm == PMIX_GDS_REALM_SESSION) return stored_sessions_ != 0 || !where.session;
+  std::string_view nspace = NspaceOf(proc);
+  for (const auto& [name, bits] : stored_realms_) {
+    if (name == nspace) return (bits & RealmBit(proc, where)) != 0 || where.realm == PMIX_GDS_REALM_APP;
+  }
+  return false;
+}
+
+void Store::NoteStored(const pmix_proc_t& proc, const Where& where) {
+  if (where.realm == PMIX_GDS_REALM_SESSION) {
+    stored_sessions_ = 1;
+    return;
+  }
+  std::string_view nspace = NspaceOf(proc);
+  for (auto& [name, bits] : stored_realms_) {
+    if (name == nspace) {
+      bits |= RealmBit(proc, where);
+      return;
+    }
+  }
+  stored_realms_.emplace_back(std::string(nspace), RealmBit(proc, where));
+}
+
 Status Store::Put(const pmix_proc_t& proc, const Where& where, pmix_scope_t scope,
                   std::span<const pmix_info_t> kvs) {
   std::vector<pmix_info_t> quals = where.Qualifiers();
-  return module_->store(handle_, &proc, where.realm, scope, quals.data(), quals.size(),
-                        kvs.data(), kvs.size());
+  Status status = module_->store(handle_, &proc, where.realm, scope, quals.data(), quals.size(),
+                                 kvs.data(), kvs.size());
+  if (status.ok() || status.code() == PMIX_ERR_NOMEM) NoteStored(proc, where);
+  return status;
 }
 
 Status Store::PutValue(const pmix_proc_t& proc, const Where& where, pmix_scope_t scope,
@@ -213,8 +259,12 @@ Result<InfoArray> Store::ModuleFetch(const pmix_proc_t& proc, const Where& where
 
 Result<InfoArray> Store::Fetch(const pmix_proc_t& proc, const Where& where,
                                pmix_gds_view_t view, std::string_view key) const {
-  auto dynamic = ModuleFetch(proc, where, view, key);
   const Image* image = ImageFor(proc, where);
+  if (image != nullptr && !MayHold(proc, where)) {
+    if (!key.empty() && (key.size() > PMIX_MAX_KEYLEN)) return Status(PMIX_ERR_BAD_PARAM);
+    return image->Fetch(proc, where, key);
+  }
+  auto dynamic = ModuleFetch(proc, where, view, key);
   if (image == nullptr) return dynamic;
   if (!dynamic.ok() && dynamic.status().code() != PMIX_ERR_NOT_FOUND) return dynamic;
   if (!key.empty()) {
@@ -262,6 +312,10 @@ Result<InfoArray> Store::Fetch(const pmix_proc_t& proc, const Where& where,
 Result<ValuePtr> Store::FetchValue(const pmix_proc_t& proc, const Where& where,
                                    pmix_gds_view_t view, std::string_view key) const {
   if (key.empty()) return Status(PMIX_ERR_BAD_PARAM);
+  if (!MayHold(proc, where)) {
+    const Image* image = ImageFor(proc, where);
+    if (image != nullptr) return image->FetchValue(proc, where, key);
+  }
   auto kvs = ModuleFetch(proc, where, view, key);
   if (!kvs.ok()) {
     const Image* image = kvs.status().code() == PMIX_ERR_NOT_FOUND ? ImageFor(proc, where) : nullptr;
@@ -332,9 +386,10 @@ Status Store::Remove(const pmix_proc_t& proc) {
   pmix_status_t rc = module_->remove(handle_, &proc);
   bool whole = proc.rank == PMIX_RANK_WILDCARD || proc.rank == PMIX_RANK_UNDEF;
   if (whole && rc != PMIX_ERR_BAD_PARAM) {
-    size_t len = ::strnlen(proc.nspace, PMIX_MAX_NSLEN + 1);
+    std::string_view nspace = NspaceOf(proc);
+    std::erase_if(stored_realms_, [nspace](const auto& entry) { return entry.first == nspace; });
     size_t before = images_.size();
-    DetachImage(std::string_view(proc.nspace, len));
+    DetachImage(nspace);
     if (images_.size() != before) return Status();
   }
   return rc;

@@ -139,6 +139,13 @@ class Store {
   };
   std::vector<Attached> images_;  // few: the namespaces this process knows
   uint64_t next_order_ = 0;
+  // The realms (bit per pmix_gds_realm_t) each namespace ever stored into
+  // the module's store: a fetch in a realm never stored into goes to the
+  // image directly (the common case of job data).
+  std::vector<std::pair<std::string, unsigned>> stored_realms_;
+  unsigned stored_sessions_ = 0;  // 1 once any session data was stored
+  bool MayHold(const pmix_proc_t& proc, const Where& where) const;
+  void NoteStored(const pmix_proc_t& proc, const Where& where);
 };
 
 }  // namespace pmix::gds

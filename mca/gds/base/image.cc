@@ -215,6 +215,7 @@ static Result<Instance> Resolve(const image::Layout& l, const pmix_proc_t& proc,
       inst.list = l.job_list;
       return inst;
     case PMIX_GDS_REALM_PROC: {
+      if (proc.rank >= PMIX_RANK_VALID) return Status(PMIX_ERR_BAD_PARAM);
       auto pos = l.RankPosition(proc.rank);
       if (!pos) return Status(PMIX_ERR_NOT_FOUND);
       inst.kind = Instance::kRank;
@@ -320,11 +321,14 @@ static Status ListAll(const image::Layout& l, uint32_t list, bool host_only, Inf
   return Status();
 }
 
+bool Image::OwnNspace(const pmix_proc_t& proc) const {
+  return std::string_view(proc.nspace, ::strnlen(proc.nspace, PMIX_MAX_NSLEN + 1)) == nspace_;
+}
+
 Result<ValuePtr> Image::FetchValue(const pmix_proc_t& proc, const Where& where,
                                    std::string_view key) const {
   if (key.empty() || key.size() > PMIX_MAX_KEYLEN) return Status(PMIX_ERR_BAD_PARAM);
-  if (!PMIx_Check_nspace(proc.nspace, nspace_.c_str()) && where.realm != PMIX_GDS_REALM_SESSION)
-    return Status(PMIX_ERR_NOT_FOUND);
+  if (!OwnNspace(proc) && where.realm != PMIX_GDS_REALM_SESSION) return Status(PMIX_ERR_NOT_FOUND);
   try {
     const image::Layout& l = *layout_;
     std::optional<uint32_t> key_index = l.FindKey(key);
@@ -364,8 +368,7 @@ Result<InfoArray> Image::Fetch(const pmix_proc_t& proc, const Where& where,
       one.Add(key, **value);
       return one.Take();
     }
-    if (!PMIx_Check_nspace(proc.nspace, nspace_.c_str()) && where.realm != PMIX_GDS_REALM_SESSION)
-      return Status(PMIX_ERR_NOT_FOUND);
+    if (!OwnNspace(proc) && where.realm != PMIX_GDS_REALM_SESSION) return Status(PMIX_ERR_NOT_FOUND);
     if (where.realm == PMIX_GDS_REALM_PROC && proc.rank == PMIX_RANK_UNDEF)
       return Status(PMIX_ERR_BAD_PARAM);
     auto inst = Resolve(*layout_, proc, where);

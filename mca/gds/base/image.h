@@ -144,6 +144,7 @@ class Image {
 
  private:
   Image(Region region, std::unique_ptr<Layout> layout);
+  bool OwnNspace(const pmix_proc_t& proc) const;
 
   Region region_;
   std::unique_ptr<Layout> layout_;

@@ -47,18 +47,25 @@ class Builder {
   const pmix_bfrops_module_t* codec_;
   std::string strings_, values_, lists_;
   std::vector<KeyRec> keys_;
-  std::unordered_map<std::string, uint32_t> key_index_;
-  std::unordered_map<std::string, uint32_t> value_index_;
+  // Heterogeneous lookup: interning looks up a view, copies only new entries.
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> key_index_;
+  std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> value_index_;
   std::string scratch_;
 };
 
 Result<uint32_t> Builder::Key(const char* key) {
   size_t len = ::strnlen(key, PMIX_MAX_KEYLEN + 1);
   if (len == 0 || len > PMIX_MAX_KEYLEN) return Status(PMIX_ERR_BAD_PARAM);
-  std::string name(key, len);
-  auto [it, added] = key_index_.emplace(name, static_cast<uint32_t>(keys_.size()));
-  if (added) keys_.push_back({String(name)});
-  return it->second;
+  std::string_view name(key, len);
+  if (auto it = key_index_.find(name); it != key_index_.end()) return it->second;
+  uint32_t index = static_cast<uint32_t>(keys_.size());
+  key_index_.emplace(std::string(name), index);
+  keys_.push_back({String(name)});
+  return index;
 }
 
 StrRef Builder::String(std::string_view s) {
@@ -71,9 +78,12 @@ StrRef Builder::String(std::string_view s) {
 Result<uint32_t> Builder::Value(const pmix_value_t& value) {
   scratch_.clear();
   PMIX_RETURN_IF_ERROR(EncodeValue(value, codec_, scratch_));
-  auto [it, added] = value_index_.emplace(scratch_, static_cast<uint32_t>(values_.size()));
-  if (added) values_.append(scratch_);
-  return it->second;
+  if (auto it = value_index_.find(std::string_view(scratch_)); it != value_index_.end())
+    return it->second;
+  uint32_t ref = static_cast<uint32_t>(values_.size());
+  value_index_.emplace(scratch_, ref);
+  values_.append(scratch_);
+  return ref;
 }
 
 Result<uint32_t> Builder::List(const ImageKvs& kvs) {

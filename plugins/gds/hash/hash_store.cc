@@ -121,7 +121,7 @@ pmix_status_t HashStore::TableForStore(const Target& target, KeyTable** table) {
 }
 
 const HashStore::Namespace* HashStore::FindNamespace(std::string_view nspace) const {
-  auto it = nspaces_.find(std::string(nspace));
+  auto it = nspaces_.find(nspace);
   return it == nspaces_.end() ? nullptr : &it->second;
 }
 
@@ -129,7 +129,7 @@ std::optional<uint32_t> HashStore::StoredId(std::string_view nspace, pmix_rank_t
                                             const char* key) const {
   const Namespace* ns = FindNamespace(nspace);
   const KeyTable* keys = ns == nullptr ? nullptr : Find(ns->ranks, rank);
-  const Entry* entry = keys == nullptr ? nullptr : Find(*keys, std::string(key));
+  const Entry* entry = keys == nullptr ? nullptr : Find(*keys, std::string_view(key));
   const pmix_value_t* value = entry == nullptr ? nullptr : Visible(*entry, PMIX_GDS_VIEW_ALL);
   if (value == nullptr || value->type != PMIX_UINT32) return std::nullopt;
   return value->data.uint32;

@@ -35,7 +35,12 @@ enum Slot : size_t { kInternalSlot = 0, kLocalSlot, kGlobalSlot, kRemoteSlot, kS
 struct Entry {
   std::array<ValuePtr, kSlotCount> slots;
 };
-using KeyTable = std::unordered_map<std::string, Entry>;
+// Heterogeneous lookup: find(string_view) without building a std::string.
+struct StringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+using KeyTable = std::unordered_map<std::string, Entry, StringHash, std::equal_to<>>;
 
 // The qualifiers a realm instance is named by (absent = not given).
 struct Qualifiers {
@@ -109,7 +114,7 @@ class HashStore {
   static pmix_status_t CheckNodeLink(const Nodes& nodes, const Qualifiers& quals);
   static const KeyTable* NodeForFetch(const Nodes& nodes, const Qualifiers& quals);
 
-  std::unordered_map<std::string, Namespace> nspaces_;
+  std::unordered_map<std::string, Namespace, StringHash, std::equal_to<>> nspaces_;
   std::unordered_map<uint32_t, KeyTable> sessions_;
 };
 
