@@ -102,12 +102,14 @@ Status EncodeValue(const pmix_value_t& value, const pmix_bfrops_module_t* codec,
   size_t start = out.size();
   Status status;
   if (value.type == PMIX_STRING) {
-    const char* s = value.data.string != nullptr ? value.data.string : "";
-    size_t n = std::strlen(s);
+    // A NULL string (length 0) stays NULL: callers tell it from "" (Open MPI
+    // 4.1 takes a host's NULL PMIX_LOCALITY_STRING for "not bound").
+    const char* s = value.data.string;
+    size_t n = s != nullptr ? std::strlen(s) + 1 : 0;
     if (n >= UINT32_MAX) return PMIX_ERR_BAD_PARAM;
-    Head head{PMIX_STRING, kRaw, static_cast<uint32_t>(n + 1)};
+    Head head{PMIX_STRING, kRaw, static_cast<uint32_t>(n)};
     Append(out, &head, sizeof head);
-    Append(out, s, n + 1);
+    if (n != 0) Append(out, s, n);
   } else if (size_t size = RawSize(value.type); size != 0) {
     Head head{static_cast<uint16_t>(value.type), kRaw, static_cast<uint32_t>(size)};
     Append(out, &head, sizeof head);
@@ -141,12 +143,13 @@ Status DecodeValue(std::span<const uint8_t> values, uint32_t ref,
   }
   if (head.encoding != kRaw) return PMIX_ERR_UNPACK_FAILURE;
   if (head.type == PMIX_STRING) {
-    if (head.length == 0 || payload[head.length - 1] != 0) return PMIX_ERR_UNPACK_FAILURE;
+    std::memset(out, 0, sizeof *out);
+    out->type = PMIX_STRING;
+    if (head.length == 0) return Status();  // a NULL string
+    if (payload[head.length - 1] != 0) return PMIX_ERR_UNPACK_FAILURE;
     char* s = static_cast<char*>(std::malloc(head.length));
     if (s == nullptr) return PMIX_ERR_NOMEM;
     std::memcpy(s, payload.data(), head.length);
-    std::memset(out, 0, sizeof *out);
-    out->type = PMIX_STRING;
     out->data.string = s;
     return Status();
   }

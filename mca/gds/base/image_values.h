@@ -3,7 +3,8 @@
 // the next value starting at the following multiple of 4.
 //   kRaw    fixed-size scalars (bool, byte, int/uint of every width, size,
 //           pid, float, double, rank, status, data type, scope...): their C
-//           representation; strings: the characters and a NUL.
+//           representation; strings: the characters and a NUL (length 0:
+//           a NULL string, kept apart from "").
 //   kCodec  anything else: the value packed as PMIX_VALUE by the image's
 //           bfrops codec.
 // Decoding checks the head and length against the section's bounds.

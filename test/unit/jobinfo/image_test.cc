@@ -89,6 +89,32 @@ TEST_F(ImageTest, DerivesRankKeysFromTheMapsAlone) {
   EXPECT_STREQ((*v)->data.string, "a");
 }
 
+// A host's NULL string stays NULL and "" stays "" (Open MPI 4.1's orted
+// registers a NULL PMIX_LOCALITY_STRING for an unbound proc, and its ranks
+// crash when they get "" instead).
+TEST_F(ImageTest, KeepsNullStringsApartFromEmptyOnes) {
+  Infos proc0, proc1, infos;
+  pmix_info_t null_string;
+  std::memset(&null_string, 0, sizeof null_string);
+  PMIX_LOAD_KEY(null_string.key, PMIX_LOCALITY_STRING);
+  null_string.value.type = PMIX_STRING;
+  proc0.Rank(PMIX_RANK, 0).Raw(null_string);
+  proc1.Rank(PMIX_RANK, 1).Str(PMIX_LOCALITY_STRING, "");
+  infos.Str(PMIX_NODE_MAP, "pmix[a]").Str(PMIX_PROC_MAP, "raw:0,1");
+  infos.Array(PMIX_PROC_DATA, proc0).Array(PMIX_PROC_DATA, proc1);
+  ASSERT_TRUE(Run("nulls", 2, infos, "a").ok());
+  auto none = store_->FetchValue(pmix_proc_t{"nulls", 0}, gds::Where::Proc(), PMIX_GDS_VIEW_ALL,
+                                 PMIX_LOCALITY_STRING);
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ((*none)->type, PMIX_STRING);
+  EXPECT_EQ((*none)->data.string, nullptr);
+  auto empty = store_->FetchValue(pmix_proc_t{"nulls", 1}, gds::Where::Proc(), PMIX_GDS_VIEW_ALL,
+                                  PMIX_LOCALITY_STRING);
+  ASSERT_TRUE(empty.ok());
+  ASSERT_NE((*empty)->data.string, nullptr);
+  EXPECT_STREQ((*empty)->data.string, "");
+}
+
 TEST_F(ImageTest, StoredValuesTakePrecedenceOverTheImage) {
   Infos infos;
   infos.Str(PMIX_NODE_MAP, "pmix[a,b]").Str(PMIX_PROC_MAP, "raw:0;1");
