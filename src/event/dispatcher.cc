@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <utility>
 
 #include "pmix.h"
 #include "src/common/output.h"
@@ -88,9 +89,9 @@ void Dispatcher::ReplayCached(size_t id) {
   StartNext();
 }
 
-void Dispatcher::Deliver(EventPtr event, const pmix_proc_t& self) {
+void Dispatcher::Deliver(EventPtr event, const pmix_proc_t& self, ChainDone done) {
   if (!event) return;
-  queue_.push_back(Pending{std::move(event), self});
+  queue_.push_back(Pending{std::move(event), self, std::move(done)});
   StartNext();
 }
 
@@ -112,6 +113,7 @@ void Dispatcher::StartNext() {
     queue_.pop_front();
     std::vector<size_t> ids = registry_.Chain(*next.event, next.self);
     if (ids.empty()) {
+      if (ChainDone done = std::exchange(next.done, nullptr)) done(wire::Infos(), false);
       if (next.event->do_not_cache || cache_limit_ == 0) continue;
       cache_.push_back(std::move(next));
       if (cache_.size() > cache_limit_) cache_.pop_front();
@@ -120,8 +122,15 @@ void Dispatcher::StartNext() {
     running_.emplace();
     running_->what = std::move(next);
     running_->ids = std::move(ids);
-    if (!RunStep()) running_.reset();
+    if (!RunStep()) EndChain();
   }
+}
+
+void Dispatcher::EndChain() {
+  ChainDone done = std::move(running_->what.done);
+  wire::Infos results = std::move(running_->results);
+  running_.reset();
+  if (done) done(results, true);
 }
 
 bool Dispatcher::RunStep() {
@@ -162,7 +171,7 @@ void Dispatcher::OnHandlerDone(uint64_t token, pmix_status_t status, const wire:
   (void)r.results.Add(r.handler_name.c_str(), &status, PMIX_STATUS);
   for (const pmix_info_t& info : results.view()) (void)r.results.Append(info);
   if (status == PMIX_EVENT_ACTION_COMPLETE || !RunStep()) {
-    running_.reset();
+    EndChain();
     StartNext();
   }
 }

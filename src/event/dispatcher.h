@@ -20,6 +20,14 @@
 // the chain. A handler that never calls its completion stalls later events
 // (the standard requires it to call).
 //
+// Chain done: Deliver may be given a ChainDone, called once on the progress
+// thread when the event's chain ended (with the accumulated results, and
+// handled = true) or at once when no handler matched (empty results,
+// handled = false; the event is cached as usual but the callback is not
+// kept with it). It is not called when the chain is dropped (Shutdown, a
+// handler that never completes). The group code reads its handlers'
+// verdicts this way (leader election, aborts).
+//
 // Cache: an event no handler matches is kept (unless it carries
 // PMIX_EVENT_DO_NOT_CACHE); at most `cache_limit` of them, the oldest
 // dropped first. ReplayCached(id) queues, in arrival order, the cached
@@ -66,9 +74,11 @@ class Dispatcher : public std::enable_shared_from_this<Dispatcher> {
   // Queues the cached events that handler `id` (received by `self`) matches.
   void ReplayCached(size_t id);
 
+  using ChainDone = std::function<void(const wire::Infos& results, bool handled)>;
+
   // Queues `event`, received by process `self`, and starts it when no
-  // chain runs.
-  void Deliver(EventPtr event, const pmix_proc_t& self);
+  // chain runs; `done` (optional) as described above.
+  void Deliver(EventPtr event, const pmix_proc_t& self, ChainDone done = nullptr);
 
   // Drops the queue, the cache, the running chain and every handler.
   void Shutdown();
@@ -86,6 +96,7 @@ class Dispatcher : public std::enable_shared_from_this<Dispatcher> {
   struct Pending {
     EventPtr event;
     pmix_proc_t self;
+    ChainDone done;
   };
   struct Running {
     Pending what;
@@ -103,6 +114,7 @@ class Dispatcher : public std::enable_shared_from_this<Dispatcher> {
   void Invoke(const Handler& h);
   void OnHandlerDone(uint64_t token, pmix_status_t status, const wire::Infos& results);
   void DropRunning();
+  void EndChain();
 
   Poster post_;
   size_t cache_limit_;

@@ -186,6 +186,48 @@ TEST_F(DispatcherTest, UnmatchedEventsAreCachedAndReplayedToALaterHandler) {
   EXPECT_EQ(d_->cached(), 1u);  // the 6 is still waiting
 }
 
+TEST_F(DispatcherTest, ChainDoneGetsTheChainsResultsOnce) {
+  Add(Spec({5}, {StringInfo(PMIX_EVENT_HDLR_NAME, "alpha")}));
+  Add(Spec({5}));
+  Recorder::Get().on_call = [](const Call& c) {
+    pmix_info_t r;
+    PMIX_INFO_LOAD(&r, "res", "x", PMIX_STRING);
+    c.cbfunc(PMIX_SUCCESS, &r, 1, nullptr, nullptr, c.cbdata);
+    PMIX_INFO_DESTRUCT(&r);
+  };
+  int calls = 0;
+  std::vector<std::string> keys;
+  bool handled = false;
+  d_->Deliver(MakeTestEvent(5, kSelf, {}), kSelf, [&](const wire::Infos& results, bool h) {
+    ++calls;
+    handled = h;
+    for (const pmix_info_t& i : results.view()) keys.push_back(i.key);
+  });
+  EXPECT_EQ(calls, 0);  // the first handler's completion waits for the pump
+  poster_.Pump();
+  EXPECT_EQ(calls, 1);
+  EXPECT_TRUE(handled);
+  EXPECT_EQ(keys, (std::vector<std::string>{"alpha", "res", "UNKNOWN", "res"}));
+}
+
+TEST_F(DispatcherTest, ChainDoneSaysUnhandledAtOnceAndTheEventIsStillCached) {
+  int calls = 0;
+  bool handled = true;
+  d_->Deliver(MakeTestEvent(7, kSelf, {}), kSelf, [&](const wire::Infos& results, bool h) {
+    ++calls;
+    handled = h;
+    EXPECT_EQ(results.size(), 0u);
+  });
+  EXPECT_EQ(calls, 1);
+  EXPECT_FALSE(handled);
+  EXPECT_EQ(d_->cached(), 1u);
+  size_t h = Add(Spec({7}));
+  d_->ReplayCached(h);
+  poster_.Pump();
+  EXPECT_EQ(Recorder::Get().calls.size(), 1u);
+  EXPECT_EQ(calls, 1);  // not kept with the cached event
+}
+
 TEST_F(DispatcherTest, CacheIsBoundedAndHonoursDoNotCache) {
   for (int i = 0; i < 6; ++i) Raise(100 + i);
   Raise(5, {BoolInfo(PMIX_EVENT_DO_NOT_CACHE)});
