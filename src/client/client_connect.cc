@@ -100,11 +100,7 @@ pmix_status_t Absorb(Client& c, const ConnectRequest& req, wire::Reader& r) {
     c.connected_sets.erase(req.key);
     return PMIX_SUCCESS;
   }
-  std::unique_lock<std::shared_mutex> lock(c.cache_mu);
-  for (const auto& rec : records) {
-    if (rec.nspace == c.myproc.nspace || c.fetched_jobs.count(rec.nspace) != 0) continue;
-    IngestForeignJob(c, rec.nspace, rec.nlocalprocs, rec.info.view());
-  }
+  IngestJobRecords(c, records);
   c.connected_sets.insert(req.key);
   return PMIX_SUCCESS;
 }
@@ -170,6 +166,15 @@ pmix_status_t NonBlocking(ConnectKind kind, const pmix_proc_t procs[], size_t np
 }
 
 }  // namespace
+
+void IngestJobRecords(Client& c, std::span<const server::JobInfoRecord> records) {
+  std::unique_lock<std::shared_mutex> lock(c.cache_mu);
+  for (const auto& rec : records) {
+    if (rec.nspace == c.myproc.nspace || c.fetched_jobs.count(rec.nspace) != 0) continue;
+    IngestForeignJob(c, rec.nspace, rec.nlocalprocs, rec.info.view());
+  }
+}
+
 }  // namespace pmix::client
 
 namespace client = pmix::client;

@@ -18,7 +18,8 @@ namespace pmix::client {
 namespace {
 
 bool SelfInRange(const Client& c, const event::Event& ev) {
-  return ev.range == PMIX_RANGE_PROC_LOCAL || event::TargetInRange(ev, c.myproc);
+  return ev.range == PMIX_RANGE_PROC_LOCAL || event::TargetInRange(ev, c.myproc) ||
+         InGroupRange(c, ev);
 }
 
 }  // namespace
@@ -41,8 +42,8 @@ void HandleEvent(Client& c, ptl::Frame&& frame) {
                   PMIx_Error_string(made.status().code()));
     return;
   }
-  event::LocalDispatcher().Deliver(std::make_shared<const event::Event>(std::move(made).value()),
-                                   c.myproc);
+  auto ev = std::make_shared<const event::Event>(std::move(made).value());
+  event::LocalDispatcher().Deliver(ev, c.myproc, GroupOnEvent(c, ev));
 }
 
 void EventsOnServerLost(Client& c) {

@@ -183,6 +183,10 @@ void AskServer(Client& c, const GetOpPtr& op) {
 
 // Progress thread: the whole get.
 void RunGet(Client& c, const GetOpPtr& op) {
+  // Group ids and the keys the server answers live (client_group_events.cc).
+  if (GroupGet(c, &op->target, op->key,
+               [op](Status status, gds::ValuePtr v) { Finish(*op, status, std::move(v)); }))
+    return;
   if (op->dirs.refresh && AskServerOnMiss(c, *op, PMIX_ERR_NOT_FOUND)) return AskServer(c, op);
   auto v = Lookup(c, *op);
   if (v.ok()) return Finish(*op, Status(), std::move(*v));

@@ -53,23 +53,6 @@ void ApplyPut(Client& c, pmix_scope_t scope, wire::Infos& kv) {
   c.pending_puts.back().second.Append(kv.view()[0]).ok();
 }
 
-void CommitOnProgress(Client& c) {
-  if (c.pending_puts.empty()) return;
-  auto groups = std::move(c.pending_puts);
-  c.pending_puts.clear();
-  if (c.codec() == nullptr) return;  // singleton or server lost: nothing to send to
-  wire::Writer w(c.codec());
-  w.U32(static_cast<uint32_t>(groups.size()));
-  for (const auto& [scope, kvs] : groups) w.U32(scope).InfoArray(kvs.view());
-  auto body = w.Take();
-  if (!body.ok()) {
-    output::Error("client", "PMIx_Commit: cannot pack the data (%d)", body.status().code());
-    return;
-  }
-  Status sent = c.Send(wire::Msg::kCommit, *body);
-  if (!sent.ok()) output::Verbose("client", 1, "PMIx_Commit: not sent (%d)", sent.code());
-}
-
 Status Post(std::function<void(Client&)> fn) {
   runtime::ProgressEngine* engine = runtime::Engine();
   if (engine == nullptr) return PMIX_ERR_INIT;
@@ -92,6 +75,23 @@ Status PostWrite(std::function<void(Client&)> fn) {
 bool StorableRank(pmix_rank_t rank) { return rank < PMIX_RANK_VALID || rank == PMIX_RANK_WILDCARD; }
 
 }  // namespace
+
+void CommitPending(Client& c) {
+  if (c.pending_puts.empty()) return;
+  auto groups = std::move(c.pending_puts);
+  c.pending_puts.clear();
+  if (c.codec() == nullptr) return;  // singleton or server lost: nothing to send to
+  wire::Writer w(c.codec());
+  w.U32(static_cast<uint32_t>(groups.size()));
+  for (const auto& [scope, kvs] : groups) w.U32(scope).InfoArray(kvs.view());
+  auto body = w.Take();
+  if (!body.ok()) {
+    output::Error("client", "PMIx_Commit: cannot pack the data (%d)", body.status().code());
+    return;
+  }
+  Status sent = c.Send(wire::Msg::kCommit, *body);
+  if (!sent.ok()) output::Verbose("client", 1, "PMIx_Commit: not sent (%d)", sent.code());
+}
 
 void PutShutdown(Client& client) {
   client.pending_puts.clear();
@@ -121,7 +121,7 @@ extern "C" pmix_status_t PMIx_Put(pmix_scope_t scope, const pmix_key_t key, pmix
 extern "C" pmix_status_t PMIx_Commit(void) {
   return pmix::ApiGuard("PMIx_Commit", [&]() -> Status {
     if (!client::ClientInitialized()) return PMIX_ERR_INIT;
-    return client::Post(client::CommitOnProgress);
+    return client::Post(client::CommitPending);
   });
 }
 

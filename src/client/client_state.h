@@ -22,6 +22,9 @@
 
 #include "mca/gds/base/gds_base.h"
 #include "pmix.h"
+#include "src/event/dispatcher.h"
+#include "src/groups/group_table.h"
+#include "src/server/server_connect.h"
 #include "src/runtime/progress.h"
 #include "src/wire/connection.h"
 #include "src/wire/protocol.h"
@@ -66,6 +69,10 @@ struct Client {
   // The proc sets this process connected (PMIx_Connect, canonical keys of
   // server_fence.h), for PMIx_Disconnect's check (client_connect.cc).
   std::set<std::string, std::less<>> connected_sets;
+
+  // The groups this process is a member of (client_group.cc): group ids in
+  // gets are translated with them.
+  groups::Table groups;
 };
 
 // Any thread while initialised (for the Get fast path): the client, or
@@ -91,11 +98,33 @@ void HandleEvent(Client& client, ptl::Frame&& frame);  // client_events.cc
 void EventsOnServerLost(Client& client);               // client_events.cc
 // PMIx_Finalize: drop pending state before the connection closes.
 void PutShutdown(Client& client);                      // client_put.cc
+// Sends the puts not yet committed (PMIx_Commit's work, progress thread).
+void CommitPending(Client& client);                    // client_put.cc
 // Another namespace's job info as its server sent it (the host's
 // registration) into the cache; marks the namespace fetched. The caller
 // holds cache_mu exclusively (client_get.cc).
 void IngestForeignJob(Client& client, const std::string& nspace, int nlocalprocs,
                       std::span<const pmix_info_t> info);
+// The job info records a connect (or group construction) reply carries
+// into the cache: the namespaces not known yet (client_connect.cc). Takes
+// cache_mu itself.
+void IngestJobRecords(Client& client, std::span<const server::JobInfoRecord> records);
+
+// Process groups (client_group_events.cc), progress thread:
+// - an event the server delivered that concerns a group this process is
+//   in updates its record before any handler runs; the returned callback
+//   (possibly empty) tells the server what the handlers decided, for the
+//   events that ask for a verdict;
+event::Dispatcher::ChainDone GroupOnEvent(Client& client, const event::EventPtr& ev);
+// - a get whose target is a group id ({grp, r} becomes the member's id in
+//   *target) or whose key the server answers live (PMIX_GROUP_NAMES,
+//   PMIX_PSET_NAMES): true when it took the get over (`done` is called,
+//   possibly at once), false to go on with *target;
+bool GroupGet(Client& client, pmix_proc_t* target, const std::string& key,
+              std::function<void(Status, gds::ValuePtr)> done);
+// - whether this process is in the custom range of an event through a
+//   group id it is a member of.
+bool InGroupRange(const Client& client, const event::Event& ev);
 
 }  // namespace pmix::client
 

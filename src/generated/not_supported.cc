@@ -58,56 +58,6 @@ extern "C" pmix_status_t PMIx_Get_relative_locality(const char *locality1, const
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
-// not yet assigned (groups, process sets)
-extern "C" pmix_status_t PMIx_Group_construct(const char grp[], const pmix_proc_t procs[], size_t nprocs, const pmix_info_t directives[], size_t ndirs, pmix_info_t **results, size_t *nresults) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (groups, process sets)
-extern "C" pmix_status_t PMIx_Group_construct_nb(const char grp[], const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo, pmix_info_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (groups, process sets)
-extern "C" pmix_status_t PMIx_Group_destruct(const char grp[], const pmix_info_t info[], size_t ninfo) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (groups, process sets)
-extern "C" pmix_status_t PMIx_Group_destruct_nb(const char grp[], const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (groups, process sets)
-extern "C" pmix_status_t PMIx_Group_invite(const char grp[], const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo, pmix_info_t **results, size_t *nresult) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (groups, process sets)
-extern "C" pmix_status_t PMIx_Group_invite_nb(const char grp[], const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[], size_t ninfo, pmix_info_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (groups, process sets)
-extern "C" pmix_status_t PMIx_Group_join(const char grp[], const pmix_proc_t *leader, pmix_group_opt_t opt, const pmix_info_t info[], size_t ninfo, pmix_info_t **results, size_t *nresult) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (groups, process sets)
-extern "C" pmix_status_t PMIx_Group_join_nb(const char grp[], const pmix_proc_t *leader, pmix_group_opt_t opt, const pmix_info_t info[], size_t ninfo, pmix_info_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (groups, process sets)
-extern "C" pmix_status_t PMIx_Group_leave(const char grp[], const pmix_info_t info[], size_t ninfo) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (groups, process sets)
-extern "C" pmix_status_t PMIx_Group_leave_nb(const char grp[], const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
 // not yet assigned (tools, IOF)
 extern "C" pmix_status_t PMIx_IOF_deregister(size_t iofhdlr, const pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc, void *cbdata) {
   return PMIX_ERR_NOT_SUPPORTED;
@@ -130,16 +80,6 @@ extern "C" pmix_status_t PMIx_Load_topology(pmix_topology_t *topo) {
 
 // not yet assigned (hwloc/fabric area)
 extern "C" pmix_status_t PMIx_Parse_cpuset_string(const char *cpuset_string, pmix_cpuset_t *cpuset) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (groups, process sets)
-extern "C" pmix_status_t PMIx_server_define_process_set(const pmix_proc_t *members, size_t nmembers, const char *pset_name) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (groups, process sets)
-extern "C" pmix_status_t PMIx_server_delete_process_set(char *pset_name) {
   return PMIX_ERR_NOT_SUPPORTED;
 }
 

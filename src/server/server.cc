@@ -16,6 +16,8 @@
 #include "src/runtime/context.h"
 #include "src/runtime/state.h"
 #include "src/server/server_connect.h"
+#include "src/server/server_group.h"
+#include "src/server/server_pset.h"
 #include "src/server/server_app_setup.h"
 #include "src/server/server_identity.h"
 #include "src/server/server_internal.h"
@@ -116,6 +118,8 @@ void ShutDown(Server& s) {
   EventsShutdown(s);
   JobControlShutdown(s);
   ConnectShutdown(s);
+  GroupShutdown(s);
+  PsetShutdown(s);
   AppSetupShutdown();
   auto peers = s.peers;
   for (const auto& peer : peers) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "pmix.h"
@@ -15,6 +16,7 @@
 #include "src/runtime/context.h"
 #include "src/server/server_collective.h"
 #include "src/server/server_fence.h"
+#include "src/server/server_group.h"
 #include "src/server/server_internal.h"
 
 namespace pmix::server {
@@ -54,21 +56,6 @@ pmix_server_connect_fn_t UpcallOf(const Server& s, ConnectKind kind) {
   return kind == ConnectKind::kConnect ? s.module.connect : s.module.disconnect;
 }
 
-// The registration of every participating namespace registered here.
-std::vector<JobInfoRecord> JobInfoOf(Server& s, std::span<const pmix_proc_t> canonical) {
-  std::vector<JobInfoRecord> out;
-  for (const pmix_proc_t& p : canonical) {
-    std::string name = fence::NameOf(p).nspace;
-    if (!out.empty() && out.back().nspace == name) continue;  // canonical: sorted by nspace
-    Namespace* ns = s.FindNamespace(name);
-    if (ns == nullptr) continue;
-    auto copy = wire::Infos::CopyOf(ns->registration.view());
-    if (!copy.ok()) continue;  // the client can still fetch it with a get
-    out.push_back(JobInfoRecord{std::move(name), ns->nlocalprocs, std::move(*copy)});
-  }
-  return out;
-}
-
 wire::Bytes ReplyBody(const pmix_bfrops_module_t* codec, pmix_status_t status,
                       std::span<const JobInfoRecord> records) {
   wire::Writer w(codec);
@@ -96,7 +83,8 @@ void Complete(Server& s, ConnectKind kind, uint64_t id, pmix_status_t status) {
     output::Verbose("server", 2, "%s %llu failed: %s", NameOf(kind),
                     static_cast<unsigned long long>(id), PMIx_Error_string(status));
   std::vector<JobInfoRecord> records;
-  if (status == PMIX_SUCCESS && kind == ConnectKind::kConnect) records = JobInfoOf(s, t->procs);
+  if (status == PMIX_SUCCESS && kind == ConnectKind::kConnect)
+    records = JobInfoRecords(s, t->procs);
   AnswerAll(*t, status, records);
 }
 
@@ -173,6 +161,9 @@ void HandleRequest(Server& s, const PeerPtr& peer, ptl::Frame&& frame, ConnectKi
   std::vector<pmix_proc_t> procs = r.Procs();
   wire::Infos infos = r.InfoArray();
   if (!r.status().ok()) return Refuse(peer, frame, r.status().code());
+  auto members = TranslateGroupProcs(s, procs);  // group ids stand for their members
+  if (!members.ok()) return Refuse(peer, frame, members.status().code());
+  procs = std::move(*members);
   auto prepared = Prepare(s, *peer, kind, procs);
   if (!prepared.ok()) return Refuse(peer, frame, prepared.status().code());
   std::optional<int64_t> timeout = InfoInt(infos.view(), PMIX_TIMEOUT);
@@ -204,6 +195,21 @@ void FailWhere(Server& s, ConnectKind kind, pmix_status_t status, Pick pick) {
 constexpr ConnectKind kKinds[] = {ConnectKind::kConnect, ConnectKind::kDisconnect};
 
 }  // namespace
+
+std::vector<JobInfoRecord> JobInfoRecords(Server& s, std::span<const pmix_proc_t> procs) {
+  std::vector<JobInfoRecord> out;
+  std::set<std::string> seen;
+  for (const pmix_proc_t& p : procs) {
+    std::string name = fence::NameOf(p).nspace;
+    if (!seen.insert(name).second) continue;
+    Namespace* ns = s.FindNamespace(name);
+    if (ns == nullptr) continue;
+    auto copy = wire::Infos::CopyOf(ns->registration.view());
+    if (!copy.ok()) continue;  // the client can still fetch it with a get
+    out.push_back(JobInfoRecord{std::move(name), ns->nlocalprocs, std::move(*copy)});
+  }
+  return out;
+}
 
 Status PackConnectReply(wire::Writer& w, pmix_status_t status,
                         std::span<const JobInfoRecord> records) {

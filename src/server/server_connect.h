@@ -61,6 +61,11 @@ struct JobInfoRecord {
   wire::Infos info;
 };
 
+// The registration of every namespace among `procs` that is registered
+// here, one record per namespace (first appearance first): what a
+// connect's reply carries, and a group construction's too.
+std::vector<JobInfoRecord> JobInfoRecords(Server& s, std::span<const pmix_proc_t> procs);
+
 // The reply body (see above); records only with PMIX_SUCCESS.
 Status PackConnectReply(wire::Writer& w, pmix_status_t status,
                         std::span<const JobInfoRecord> records);

@@ -26,6 +26,7 @@
 #include "src/event/dispatcher.h"
 #include "src/event/roles.h"
 #include "src/runtime/state.h"
+#include "src/server/server_group.h"
 #include "src/server/server_internal.h"
 #include "src/server/server_state.h"
 #include "src/wire/protocol.h"
@@ -113,12 +114,14 @@ void HandleNotify(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   r.Unpack(&range, 1, PMIX_DATA_RANGE);
   wire::Infos info = r.InfoArray();
   Status status = r.status();
+  if (status.ok()) status = TranslateEventInfos(s, &info);  // group ids: their members
   Result<event::Event> made = status.ok()
                                   ? event::MakeEvent(code, source, range, info.data(), info.size())
                                   : Result<event::Event>(status);
   (void)peer->conn->Reply(frame, StatusBody(codec, made.status().code()));
   if (!made.ok() || range == PMIX_RANGE_PROC_LOCAL) return;
   auto ev = std::make_shared<const event::Event>(std::move(made).value());
+  if (GroupOnClientEvent(s, peer, *ev)) return;  // a leader steering its group
   Remember(ev);
   SendToClients(s, *ev, peer.get());
   if (ServerInRange(s, *ev)) DeliverToServerHandlers(s, ev);
@@ -126,12 +129,20 @@ void HandleNotify(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
 }
 
 void EventsNotifyFromHost(Server& s, event::EventPtr ev, std::function<void(Status)> done) {
+  GroupOnHostEvent(s, *ev);  // other nodes' group news
   const bool to_server =
       ev->range != PMIX_RANGE_CUSTOM || event::AnyProcMatches(ev->custom_range, s.myproc);
   Remember(ev);
   if (ev->range != PMIX_RANGE_PROC_LOCAL) SendToClients(s, *ev, nullptr);
   if (to_server) DeliverToServerHandlers(s, std::move(ev));
   done(Status());
+}
+
+void EventsRaise(Server& s, event::EventPtr ev, bool to_host) {
+  Remember(ev);
+  SendToClients(s, *ev, nullptr);
+  if (ServerInRange(s, *ev)) DeliverToServerHandlers(s, ev);
+  if (to_host) TellHost(s, ev);
 }
 
 namespace {

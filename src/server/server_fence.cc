@@ -29,6 +29,9 @@
 //   unregistered namespace's processes are taken to be elsewhere.
 // - The data buffer handed to fence_nb belongs to the host (§17.3.6: "the
 //   host is responsible for free'ing the data"), whatever it returns.
+// - A fence with PMIX_GROUP_FT_COLLECTIVE (its first contributor's
+//   directive) drops a local participant that dies or leaves its group
+//   instead of failing, until it goes to the host.
 // - Records received from the host are stored in the server's store with
 //   PMIX_GLOBAL: their owner's server already filtered them for a remote
 //   view, so every requester here may see them.
@@ -43,6 +46,7 @@
 #include "src/runtime/context.h"
 #include "src/server/server_collective.h"
 #include "src/server/server_fence.h"
+#include "src/server/server_group.h"
 #include "src/server/server_internal.h"
 #include "src/wire/proc_data.h"
 
@@ -232,6 +236,18 @@ void ArmDeadline(Tracker& t, int64_t seconds) {
   });
 }
 
+// A fence asked to ride out departures (PMIX_GROUP_FT_COLLECTIVE, §14.2.5):
+// `who` (left its group or died) is taken out of it instead of failing it,
+// and the fence goes on when it was the last one missing. False when the
+// fence does not ask for that or was handed to the host already.
+bool DropFtParticipant(Server& s, Tracker& t, const ProcName& who) {
+  if (t.host_called || !InfoFlag(t.directives.view(), PMIX_GROUP_FT_COLLECTIVE)) return false;
+  if (t.participants.local.erase(who) == 0) return false;
+  t.contributions.erase(who);
+  if (t.Ready()) Launch(s, t);
+  return true;
+}
+
 struct Prepared {
   std::vector<pmix_proc_t> procs;
   std::string key;
@@ -267,6 +283,11 @@ void HandleFence(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   std::vector<pmix_proc_t> procs = r.Procs();
   wire::Infos infos = r.InfoArray();
   Status parsed = r.status();
+  if (parsed.ok()) {  // group ids stand for their members (§14.1)
+    auto members = TranslateGroupProcs(s, procs);
+    if (members.ok()) procs = std::move(*members);
+    parsed = members.status();
+  }
   auto prepared = parsed.ok() ? Prepare(s, *peer, procs) : Result<Prepared>(parsed);
   if (!prepared.ok()) {
     peer->conn->Reply(frame, StatusBody(peer->conn->codec(), prepared.status().code())).ok();
@@ -304,9 +325,19 @@ void FenceOnPeerLost(Server& s, const PeerPtr& peer) {
   for (uint64_t id : st.table.Ids()) {
     Tracker* t = st.table.Find(id);
     if (t == nullptr || t->participants.local.count(who) == 0) continue;
+    if (DropFtParticipant(s, *t, who)) continue;  // PMIX_GROUP_FT_COLLECTIVE: silently
     fence::DropDeparted(*t, who);
     if (t->host_called) continue;  // the host's answer completes it
     if (t->Ready()) Launch(s, *t);  // else the survivors still to come complete it
+  }
+}
+
+void FenceOnParticipantLeft(Server& s, const pmix_proc_t& proc) {
+  ProcName who = fence::NameOf(proc);
+  FenceState& st = State();
+  for (uint64_t id : st.table.Ids()) {
+    Tracker* t = st.table.Find(id);
+    if (t != nullptr && t->contributions.count(who) == 0) DropFtParticipant(s, *t, who);
   }
 }
 

@@ -12,6 +12,7 @@
 #include "src/common/output.h"
 #include "src/runtime/context.h"
 #include "src/server/server_get.h"
+#include "src/server/server_group.h"
 
 namespace pmix::server {
 namespace get {
@@ -113,6 +114,28 @@ void ServeProcData(Server& s, Request&& req) {
   if (pmix_status_t gone = Departed(ns, req.target); gone != PMIX_SUCCESS)
     return ReplyStatus(req, gone);
   Hold(s, std::move(req), Wait::kCommit);
+}
+
+// PMIX_GROUP_NAMES / PMIX_PSET_NAMES: from the server's live state, never
+// from a store (server_group.h), and never kept by the client.
+void ServeLiveKey(Server& s, const Request& req) {
+  gds::ValuePtr v = LiveKeyValue(s, req.target, req.key);
+  const auto& conn = req.requester->conn;
+  if (v == nullptr || conn == nullptr || conn->closed()) return ReplyStatus(req, PMIX_ERR_NOT_FOUND);
+  std::vector<wire::ProcData> records(1);
+  records[0].proc = req.target;
+  pmix_info_t kv;
+  PMIx_Info_construct(&kv);
+  PMIX_LOAD_KEY(kv.key, req.key.c_str());
+  kv.value = *v;  // shallow: Append deep-copies it
+  Status added = records[0].kvs.Append(kv);
+  if (!added.ok()) return ReplyStatus(req, added.code());
+  wire::Writer w(conn->codec());
+  w.Status(PMIX_SUCCESS).Bool(false);
+  wire::PackProcData(w, records);
+  auto body = w.Take();
+  if (!body.ok()) return ReplyStatus(req, body.status().code());
+  conn->Reply(req.reply_to, *body).ok();
 }
 
 void OnTimeout(uint64_t id) {
@@ -248,6 +271,7 @@ void HandleGet(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
     bad.reply_to = ptl::Frame{frame.flags, frame.type, frame.tag, {}};
     return get::ReplyStatus(bad, req.status().code());
   }
+  if (IsLiveKey(req->key)) return get::ServeLiveKey(s, *req);
   if (get::IsJobRequest(*req)) return get::ServeJobData(s, std::move(*req));
   get::ServeProcData(s, std::move(*req));
 }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 
+#include "src/event/event.h"
 #include "src/server/server_state.h"
 
 namespace pmix::server {
@@ -30,6 +31,12 @@ void RetractForkEnv();
 // status; PMIX_ERR_WOULD_BLOCK on the progress thread) when cbfunc is
 // NULL. PMIX_ERR_INIT before PMIx_server_init.
 pmix_status_t RunOp(std::function<Status(Server&)> fn, pmix_op_cbfunc_t cbfunc, void* cbdata);
+
+// An event the server library raises itself (the group events of
+// server_group*.cc): kept in the relay cache, sent to every connected
+// client in its range, to the server's own handlers when in range, and to
+// the host's notify_event when `to_host` (some target lives elsewhere).
+void EventsRaise(Server& server, std::shared_ptr<const event::Event> ev, bool to_host);
 
 // A reply body that is only a status.
 wire::Bytes StatusBody(const pmix_bfrops_module_t* codec, pmix_status_t status);

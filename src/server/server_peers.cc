@@ -13,6 +13,7 @@
 #include "src/event/roles.h"
 #include "src/server/server_alloc.h"
 #include "src/server/server_connect.h"
+#include "src/server/server_group.h"
 #include "src/server/server_internal.h"
 #include "src/server/server_job_control.h"
 #include "src/server/server_log.h"
@@ -263,6 +264,7 @@ void Dispatch(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
     case wire::Msg::kDisconnect: return HandleDisconnect(s, peer, std::move(frame));
     case wire::Msg::kQuery: return HandleQuery(s, peer, std::move(frame));
     case wire::Msg::kLog: return HandleLog(s, peer, std::move(frame));
+    case wire::Msg::kGroup: return HandleGroup(s, peer, std::move(frame));
     default:
       peer->conn->Reply(frame, StatusBody(peer->conn->codec(), PMIX_ERR_NOT_SUPPORTED)).ok();
   }
@@ -283,6 +285,7 @@ void PeerLost(Server& s, const PeerPtr& peer) {
   EventsOnPeerLost(s, peer);
   JobControlOnPeerLost(s, peer);
   ConnectOnPeerLost(s, peer);
+  GroupOnPeerLost(s, peer);
 }
 
 }  // namespace

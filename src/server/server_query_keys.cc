@@ -12,6 +12,8 @@
 #include "pmix.h"
 #include "src/common/info_lookup.h"
 #include "src/server/server_attributes.h"
+#include "src/server/server_group.h"
+#include "src/server/server_pset.h"
 
 namespace pmix::server {
 namespace {
@@ -324,14 +326,15 @@ constexpr HostFunction kHostFunctions[] = {
 bool IsLibraryQueryKey(std::string_view key) {
   for (const LibraryKey& k : kLibraryKeys)
     if (key == k.key) return true;
-  return false;
+  return key == PMIX_QUERY_NUM_GROUPS || key == PMIX_QUERY_GROUP_NAMES ||
+         key == PMIX_QUERY_GROUP_MEMBERSHIP || IsPsetQueryKey(key);
 }
 
 gds::ValuePtr LibraryQueryAnswer(Server& s, const pmix_proc_t& requester, const query::Query& query,
                                  std::string_view key) {
   for (const LibraryKey& k : kLibraryKeys)
     if (key == k.key) return k.fn(s, requester, query);
-  return nullptr;
+  return GroupQueryAnswer(s, query, key);  // groups and process sets (server_group.h)
 }
 
 std::string HostFunctions(const pmix_server_module_t& module) {

@@ -14,6 +14,7 @@
 #include "src/common/info_lookup.h"
 #include "src/runtime/context.h"
 #include "src/server/server_connect.h"
+#include "src/server/server_group.h"
 #include "src/server/server_app_setup.h"
 #include "src/server/server_identity.h"
 #include "src/server/server_internal.h"
@@ -110,6 +111,7 @@ void DeregisterNamespace(Server& s, const std::string& name) {
   GetOnNamespaceGone(s, name);
   JobControlOnNamespaceGone(s, name);
   ConnectOnNamespaceGone(s, name);
+  GroupOnNamespaceGone(s, name);
   pmix_proc_t all;
   PMIx_Load_procid(&all, name.c_str(), PMIX_RANK_WILDCARD);
   s.store.Remove(all).ok();

@@ -122,6 +122,9 @@ void HandleValidateCredential(Server& server, const PeerPtr& peer, ptl::Frame&& 
 void FenceOnPeerLost(Server& server, const PeerPtr& peer);   // server_fence.cc
 void GetOnPeerLost(Server& server, const PeerPtr& peer);     // server_get.cc
 void EventsOnPeerLost(Server& server, const PeerPtr& peer);  // server_events.cc
+// A process left a group (PMIx_Group_leave): fences that ride out
+// departures (PMIX_GROUP_FT_COLLECTIVE) stop waiting for it.
+void FenceOnParticipantLeft(Server& server, const pmix_proc_t& proc);  // server_fence.cc
 // A namespace is being deregistered: drop what refers to it.
 void FenceOnNamespaceGone(Server& server, const std::string& nspace);
 void GetOnNamespaceGone(Server& server, const std::string& nspace);

@@ -47,6 +47,7 @@ src_tools_pmixrun_pmixrun_SOURCES += \
 	src/tools/pmixrun/spawner.cc src/tools/pmixrun/spawner.h
 # Query and log upcalls (h4).
 src_tools_pmixrun_pmixrun_SOURCES += \
-	src/tools/pmixrun/host_query.cc src/tools/pmixrun/host_query.h
+	src/tools/pmixrun/host_query.cc src/tools/pmixrun/host_query.h \
+	src/tools/pmixrun/host_group.cc src/tools/pmixrun/host_group.h
 src_tools_pmixrun_pmixrun_LDADD = src/libpmix.la
 src_tools_pmixrun_pmixrun_LDFLAGS = -pthread

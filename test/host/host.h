@@ -73,6 +73,8 @@ typedef struct {
     int connected_rank[HOST_MAX_PROCS];  /* client_connected(2) per local rank */
     int lost[HOST_MAX_PROCS];  /* PMIX_ERR_LOST_CONNECTION events per local rank */
     int lost_other;            /* ... about a process that is not a local rank */
+    int groups;             /* group upcalls ... */
+    int group_failures;     /* ... reporting a PMIX_LOCAL_COLLECTIVE_STATUS error */
 } HostState;
 
 extern HostOptions host_opts;
@@ -122,6 +124,19 @@ pmix_status_t HostPeerFence(const pmix_proc_t procs[], size_t nprocs, char *data
                             size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata);
 pmix_status_t HostPeerDmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc,
                              void *cbdata);
+/* A group construct/destruct spanning both nodes: completes (cbfunc) once
+ * both hosts contributed, with node 0's context id, both nodes'
+ * PMIX_GROUP_ENDPT_DATA and the first error status either reported. */
+pmix_status_t HostPeerGroup(pmix_group_operation_t op, const char *grp, const pmix_proc_t procs[],
+                            size_t nprocs, size_t context_id, int want_context_id,
+                            pmix_status_t local_status, const pmix_byte_object_t *endpt,
+                            pmix_info_cbfunc_t cbfunc, void *cbdata);
+/* host_module.c: completes a group upcall with PMIX_GROUP_CONTEXT_ID (when
+ * want_context_id), PMIX_GROUP_MEMBERSHIP = procs and one
+ * PMIX_GROUP_ENDPT_DATA per non-empty blob. */
+pmix_status_t HostGroupReply(pmix_info_cbfunc_t cbfunc, void *cbdata, pmix_status_t status,
+                             size_t context_id, int want_context_id, const pmix_proc_t procs[],
+                             size_t nprocs, const pmix_byte_object_t blobs[], size_t nblobs);
 /* Relays an event to the other node; string-valued infos travel along. */
 void HostPeerNotify(pmix_status_t code, const pmix_proc_t *source, const pmix_info_t info[],
                     size_t ninfo);

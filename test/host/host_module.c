@@ -296,6 +296,72 @@ static pmix_status_t Spawn(const pmix_proc_t *proc, const pmix_info_t job_info[]
     return PMIX_SUCCESS;
 }
 
+/* --- groups (client_group) -------------------------------------------------
+ * Construct and destruct are counted. A construct that asks for a context id
+ * gets one from this host's counter; across two nodes both hosts exchange
+ * their contributions through the peer link, as for a fence, and node 0's
+ * id wins (an invitation's id request, marked PMIX_GROUP_LEADER, comes from
+ * the leader's server alone and is answered at once). The reply names the
+ * membership as given and hands back every node's PMIX_GROUP_ENDPT_DATA. A
+ * PMIX_LOCAL_COLLECTIVE_STATUS error is counted and fails the operation on
+ * the other node too. */
+static size_t next_context_id = 1;
+
+pmix_status_t HostGroupReply(pmix_info_cbfunc_t cbfunc, void *cbdata, pmix_status_t status,
+                             size_t context_id, int want_context_id, const pmix_proc_t procs[],
+                             size_t nprocs, const pmix_byte_object_t blobs[], size_t nblobs) {
+    pmix_info_t *out;
+    size_t n = 0;
+    PMIX_INFO_CREATE(out, 2 + nblobs);
+    if (status == PMIX_SUCCESS && want_context_id) {
+        PMIX_INFO_LOAD(&out[n], PMIX_GROUP_CONTEXT_ID, &context_id, PMIX_SIZE);
+        ++n;
+    }
+    if (status == PMIX_SUCCESS) {
+        pmix_data_array_t members = {PMIX_PROC, nprocs, (void *)procs};
+        PMIX_INFO_LOAD(&out[n], PMIX_GROUP_MEMBERSHIP, &members, PMIX_DATA_ARRAY);
+        ++n;
+        for (size_t i = 0; i < nblobs; ++i) {
+            if (blobs[i].size == 0) continue;
+            PMIX_INFO_LOAD(&out[n], PMIX_GROUP_ENDPT_DATA, &blobs[i], PMIX_BYTE_OBJECT);
+            ++n;
+        }
+    }
+    return Reply(cbfunc, cbdata, status, out, n);
+}
+
+static int GroupNeedsPeer(const pmix_proc_t procs[], size_t nprocs) {
+    return FenceNeedsPeer(procs, nprocs);
+}
+
+static pmix_status_t Group(pmix_group_operation_t op, char grp[], const pmix_proc_t procs[],
+                           size_t nprocs, const pmix_info_t directives[], size_t ndirs,
+                           pmix_info_cbfunc_t cbfunc, void *cbdata) {
+    int want_ctx = 0, leader_only = 0;
+    pmix_status_t local = PMIX_SUCCESS;
+    const pmix_byte_object_t *endpt = NULL;
+    for (size_t i = 0; i < ndirs; ++i) {
+        const pmix_info_t *d = &directives[i];
+        if (PMIX_CHECK_KEY(d, PMIX_GROUP_ASSIGN_CONTEXT_ID)) want_ctx = PMIX_INFO_TRUE(d);
+        else if (PMIX_CHECK_KEY(d, PMIX_GROUP_LEADER)) leader_only = PMIX_INFO_TRUE(d);
+        else if (PMIX_CHECK_KEY(d, PMIX_LOCAL_COLLECTIVE_STATUS)) local = d->value.data.status;
+        else if (PMIX_CHECK_KEY(d, PMIX_GROUP_ENDPT_DATA) && d->value.type == PMIX_BYTE_OBJECT)
+            endpt = &d->value.data.bo;
+    }
+    pthread_mutex_lock(&host_state.lock);
+    host_state.groups++;
+    if (local != PMIX_SUCCESS) host_state.group_failures++;
+    size_t id = want_ctx && op == PMIX_GROUP_CONSTRUCT ? next_context_id++ : 0;
+    pthread_mutex_unlock(&host_state.lock);
+    HostVerbose("group %s %s over %zu procs (context id %zu, local status %d)",
+                op == PMIX_GROUP_CONSTRUCT ? "construct" : "destruct", grp, nprocs, id, local);
+    if (!leader_only && GroupNeedsPeer(procs, nprocs))
+        return HostPeerGroup(op, grp, procs, nprocs, id, want_ctx, local, endpt, cbfunc, cbdata);
+    if (local != PMIX_SUCCESS) return local;
+    return HostGroupReply(cbfunc, cbdata, PMIX_SUCCESS, id, want_ctx, procs, nprocs, endpt,
+                          endpt ? 1 : 0);
+}
+
 void HostFillModule(pmix_server_module_t *module) {
     memset(module, 0, sizeof *module);
     module->client_connected = ClientConnected;
@@ -313,4 +379,5 @@ void HostFillModule(pmix_server_module_t *module) {
     if (!strstr(without, "connect")) module->connect = Connect;  /* both */
     if (!strstr(without, "connect")) module->disconnect = Disconnect;
     if (!strstr(without, "spawn")) module->spawn = Spawn;
+    if (!strstr(without, "group")) module->group = Group;
 }

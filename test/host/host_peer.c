@@ -26,7 +26,7 @@
 
 #include "test/host/host.h"
 
-enum { kFence = 1, kDmodexReq, kDmodexResp, kNotify, kKillJob };
+enum { kFence = 1, kDmodexReq, kDmodexResp, kNotify, kKillJob, kGroup };
 
 typedef struct {
     uint32_t type, id;
@@ -50,7 +50,29 @@ typedef struct {
     void *cbdata;
 } PendingDmodex;
 
+/* A group operation both nodes take part in (the same group name and op). */
+typedef struct {
+    int used;
+    char sig[64];
+    int have[2];
+    size_t ctx[2];
+    pmix_status_t status[2];
+    pmix_byte_object_t blob[2];
+    int want_ctx;
+    pmix_proc_t *procs; /* this node's upcall's procs (the membership) */
+    size_t nprocs;
+    pmix_info_cbfunc_t cbfunc;
+    void *cbdata;
+} PendingGroup;
+
+/* What a kGroup message carries after its 64-byte signature. */
+typedef struct {
+    uint64_t ctx;
+    int32_t status;
+} GroupWire;
+
 #define kMaxPending 64
+static PendingGroup pending_groups[kMaxPending];
 static PendingFence fences[kMaxPending];
 static PendingDmodex dmodexes[kMaxPending];
 static pthread_mutex_t peer_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -149,6 +171,63 @@ pmix_status_t HostPeerFence(const pmix_proc_t procs[], size_t nprocs, char *data
     if (Send(kFence, 0, 0, sig, sizeof sig, data, ndata) != 0) return PMIX_ERR_UNREACH;
     pthread_mutex_lock(&peer_lock);
     AddContribution(sig, host_opts.node_id, Dup(data, ndata), ndata, cbfunc, cbdata);
+    pthread_mutex_unlock(&peer_lock);
+    return PMIX_SUCCESS;
+}
+
+/* Called with peer_lock held; completes the operation when both nodes are
+ * in. The caller's cbfunc may be NULL (the other node's message). */
+static void AddGroupPart(const char *sig, int node, size_t ctx, pmix_status_t status, char *blob,
+                         size_t len, const pmix_proc_t procs[], size_t nprocs, int want_ctx,
+                         pmix_info_cbfunc_t cbfunc, void *cbdata) {
+    PendingGroup *g = NULL;
+    for (int i = 0; i < kMaxPending && !g; ++i)
+        if (pending_groups[i].used && !pending_groups[i].have[node] &&
+            strcmp(pending_groups[i].sig, sig) == 0)
+            g = &pending_groups[i];
+    for (int i = 0; i < kMaxPending && !g; ++i)
+        if (!pending_groups[i].used) g = &pending_groups[i];
+    if (!g) {
+        HostLog("peer link: too many concurrent group operations");
+        free(blob);
+        return;
+    }
+    if (!g->used) memset(g, 0, sizeof *g), g->used = 1, snprintf(g->sig, sizeof g->sig, "%s", sig);
+    g->have[node] = 1, g->ctx[node] = ctx, g->status[node] = status;
+    g->blob[node].bytes = blob, g->blob[node].size = len;
+    if (cbfunc) {
+        g->cbfunc = cbfunc, g->cbdata = cbdata, g->want_ctx = want_ctx;
+        g->procs = malloc((nprocs ? nprocs : 1) * sizeof *procs);
+        if (g->procs && nprocs) memcpy(g->procs, procs, nprocs * sizeof *procs);
+        g->nprocs = g->procs ? nprocs : 0;
+    }
+    if (!g->have[0] || !g->have[1]) return;
+    PendingGroup done = *g;
+    memset(g, 0, sizeof *g);
+    pmix_status_t st = done.status[0] != PMIX_SUCCESS ? done.status[0] : done.status[1];
+    HostVerbose("group %s complete: %s", sig, PMIx_Error_string(st));
+    HostGroupReply(done.cbfunc, done.cbdata, st, done.ctx[0], done.want_ctx, done.procs,
+                   done.nprocs, done.blob, 2);
+    free(done.procs), free(done.blob[0].bytes), free(done.blob[1].bytes);
+}
+
+pmix_status_t HostPeerGroup(pmix_group_operation_t op, const char *grp, const pmix_proc_t procs[],
+                            size_t nprocs, size_t context_id, int want_context_id,
+                            pmix_status_t local_status, const pmix_byte_object_t *endpt,
+                            pmix_info_cbfunc_t cbfunc, void *cbdata) {
+    char sig[64] = {0};
+    snprintf(sig, sizeof sig, "g%d:%.56s", (int)op, grp);
+    GroupWire w = {context_id, local_status};
+    char head[64 + sizeof w];
+    memcpy(head, sig, 64);
+    memcpy(head + 64, &w, sizeof w);
+    size_t len = endpt ? endpt->size : 0;
+    if (Send(kGroup, 0, 0, head, sizeof head, endpt ? endpt->bytes : NULL, len) != 0)
+        return PMIX_ERR_UNREACH;
+    pthread_mutex_lock(&peer_lock);
+    AddGroupPart(sig, host_opts.node_id, context_id, local_status,
+                 len ? Dup(endpt->bytes, len) : NULL, len, procs, nprocs, want_context_id, cbfunc,
+                 cbdata);
     pthread_mutex_unlock(&peer_lock);
     return PMIX_SUCCESS;
 }
@@ -256,6 +335,15 @@ static void *ReaderMain(void *arg) {
             continue; /* payload handed to the library, released by ReleaseCopy */
         } else if (h.type == kNotify) {
             OnNotify(h.status, payload, h.len);
+        } else if (h.type == kGroup && h.len >= 64 + sizeof(GroupWire)) {
+            GroupWire w;
+            memcpy(&w, payload + 64, sizeof w);
+            size_t len = h.len - 64 - sizeof w;
+            pthread_mutex_lock(&peer_lock);
+            AddGroupPart(payload, 1 - host_opts.node_id, (size_t)w.ctx, w.status,
+                         len ? Dup(payload + 64 + sizeof w, len) : NULL, len, NULL, 0, 0, NULL,
+                         NULL);
+            pthread_mutex_unlock(&peer_lock);
         } else if (h.type == kKillJob) {
             host_state.kill_job = 1;
         }

@@ -78,3 +78,11 @@ PMIXX_INTEGRATION_TESTS = \
 	test/integration/tcp.sh
 TESTS += $(PMIXX_INTEGRATION_TESTS)
 EXTRA_DIST += $(PMIXX_INTEGRATION_TESTS) test/integration/common.sh test/integration/README.md
+# Process groups through the test host (test/integration/group.sh).
+check_PROGRAMS += test/host/clients/client_group
+test_host_clients_client_group_SOURCES = test/host/clients/client_group.c test/host/clients/client_util.h
+test_host_clients_client_group_CFLAGS = $(AM_CFLAGS) -pedantic
+test_host_clients_client_group_LDADD = src/libpmix.la
+test_host_clients_client_group_LDFLAGS = -no-install -pthread
+TESTS += test/integration/group.sh
+EXTRA_DIST += test/integration/group.sh

@@ -41,7 +41,7 @@ static const char kUsage[] =
     "  --remote-procs K     K more ranks on a second node (a peer host)\n"
     "  --connected1         set only the v1 client_connected upcall\n"
     "  --without-upcalls L  leave these optional upcalls NULL (L: allocate,monitor,\n"
-    "                       connect (= connect and disconnect),spawn)\n"
+    "                       connect (= connect and disconnect),spawn,group)\n"
     "  --extra-nspace       also register <nspace>-x: 2 procs, none on this node\n"
     "  -v                   verbose\n"
     "Client exit codes: 0 ok, 2 PMIx_Init failed, anything else a failure.\n";
@@ -320,11 +320,11 @@ static int CheckUpcalls(void) {
 static void PrintSummary(int bad) {
     printf("pmix_test_host node %d: nspace %s clients %d remote %d connected %d finalized %d "
            "fences %d dmodex %d aborts %d notifies %d connects %d disconnects %d spawns %d "
-           "-> %s\n",
+           "groups %d group_failures %d -> %s\n",
            host_opts.node_id, host_opts.nspace, host_opts.nprocs, host_opts.remote_procs,
            host_state.connected, host_state.finalized, host_state.fences, host_state.dmodex,
            host_state.aborts, host_state.notifies, host_state.connects, host_state.disconnects,
-           host_state.spawns, bad ? "FAIL" : "PASS");
+           host_state.spawns, host_state.groups, host_state.group_failures, bad ? "FAIL" : "PASS");
     fflush(stdout);
 }
 

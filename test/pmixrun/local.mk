@@ -60,3 +60,11 @@ test_unit_pmixrun_spawn_request_tests_SOURCES = test/unit/pmixrun/spawn_request_
 test_unit_pmixrun_spawn_request_tests_LDADD = src/libpmix.la -lgtest -lgtest_main
 test_unit_pmixrun_spawn_request_tests_LDFLAGS = -no-install -pthread
 endif
+# Process groups and process sets under pmixrun (issue 12).
+check_PROGRAMS += test/pmixrun/group_client
+test_pmixrun_group_client_SOURCES = test/pmixrun/group_client.c test/pmixrun/client_util.h
+test_pmixrun_group_client_CFLAGS = $(AM_CFLAGS) -pedantic
+test_pmixrun_group_client_LDADD = src/libpmix.la
+test_pmixrun_group_client_LDFLAGS = $(PMIXX_PMIXRUN_LINK)
+TESTS += test/pmixrun/group.sh
+EXTRA_DIST += test/pmixrun/group.sh

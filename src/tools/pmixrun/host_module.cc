@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "pmix.h"
+#include "src/tools/pmixrun/host_group.h"
 #include "src/tools/pmixrun/host_pubsub.h"
 #include "src/tools/pmixrun/host_query.h"
 #include "src/tools/pmixrun/host_spawn.h"
@@ -120,6 +121,7 @@ void FillModule(pmix_server_module_t* module, const std::string& nspace, int ver
   FillSpawnModule(module, verbose);  // spawn, connect, disconnect (host_spawn.h)
   FillQueryModule(module);  // query (host_query.h)
   FillLogModule(module);    // log (host_query.h)
+  FillGroupModule(module);  // group (host_group.h)
 }
 
 std::vector<AbortRequest> TakeAborts() {

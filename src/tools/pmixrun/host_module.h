@@ -7,7 +7,8 @@
 // direct_modex (PMIX_ERR_NOT_FOUND: every process is local), notify_event
 // (nothing to relay: the library already delivered the event to every
 // local client in range, and there is no other node); spawn, connect and
-// disconnect are host_spawn.h's; query and log host_query.h's.
+// disconnect are host_spawn.h's; query and log host_query.h's; group
+// host_group.h's.
 #ifndef PMIXX_TOOLS_PMIXRUN_HOST_MODULE_H
 #define PMIXX_TOOLS_PMIXRUN_HOST_MODULE_H
 

@@ -28,6 +28,13 @@ struct AppLayout {
   bool tag_output = false;        // prefix each line of its output with the proc's name
 };
 
+// A process set to define over a job once it is registered (--pset, or a
+// spawn's PMIX_PSET_NAME): the listed ranks, or every rank when empty.
+struct PsetSpec {
+  std::string name;
+  std::vector<int> ranks;
+};
+
 struct JobLayout {
   std::string nspace;
   std::string hostname;
@@ -38,6 +45,7 @@ struct JobLayout {
   uint32_t univ_size = 1;             // the session's PMIX_UNIV_SIZE (the first job's size)
   int node_rank_base = 0;             // node ranks taken by earlier jobs on this node
   uint32_t node_size = 1;             // processes on this node, this job's included
+  std::vector<PsetSpec> psets;        // defined after registration, deleted at its end
 
   int NumProcs() const;
   // The app `rank` belongs to and the first rank of that app.

@@ -67,6 +67,29 @@ void Deregister(const std::string& nspace, int nprocs) {
   (void)OpWait::Finish(std::move(w), PMIX_SUCCESS, kServerOpTimeoutS);
 }
 
+// The job's process sets (pmix_server.h PMIx_server_define_process_set):
+// every local client hears of each one (PMIX_PROCESS_SET_DEFINE).
+bool DefinePsets(const JobLayout& layout, std::string* error) {
+  for (const PsetSpec& pset : layout.psets) {
+    std::vector<pmix_proc_t> members;
+    for (int r : pset.ranks) {
+      if (r >= layout.NumProcs())
+        return *error = "process set " + pset.name + ": no rank " + std::to_string(r), false;
+      members.emplace_back();
+      PMIx_Load_procid(&members.back(), layout.nspace.c_str(), static_cast<pmix_rank_t>(r));
+    }
+    if (members.empty()) {
+      members.emplace_back();
+      PMIx_Load_procid(&members.back(), layout.nspace.c_str(), PMIX_RANK_WILDCARD);
+    }
+    pmix_status_t rc = PMIx_server_define_process_set(members.data(), members.size(),
+                                                      pset.name.c_str());
+    if (rc != PMIX_SUCCESS)
+      return *error = "process set " + pset.name + ": " + PMIx_Error_string(rc), false;
+  }
+  return true;
+}
+
 std::string Tag(const Job& job, int rank) {
   if (job.primary) return "[" + std::to_string(rank) + "] ";
   return "[" + job.nspace() + "," + std::to_string(rank) + "] ";
@@ -100,6 +123,11 @@ pmix_status_t Launcher::Launch(Job* job, std::string* error) {
   if (rc != PMIX_SUCCESS)
     return *error = std::string("registering the job: ") + PMIx_Error_string(rc), rc;
   AddKnownNamespace(layout.nspace);
+  if (!DefinePsets(layout, error)) {
+    Deregister(layout.nspace, 0);
+    RemoveKnownNamespace(layout.nspace);
+    return PMIX_ERR_BAD_PARAM;
+  }
   node_ranks_used_ += nprocs;
   live_procs_ += nprocs;
   std::vector<std::string> env;
@@ -129,6 +157,10 @@ pmix_status_t Launcher::Launch(Job* job, std::string* error) {
 void Launcher::Retire(const Job& job) {
   live_procs_ -= job.layout.NumProcs();
   if (job.primary) return;
+  for (const PsetSpec& pset : job.layout.psets) {
+    std::string name = pset.name;
+    (void)PMIx_server_delete_process_set(name.data());
+  }
   Deregister(job.nspace(), job.layout.NumProcs());
   RemoveKnownNamespace(job.nspace());
   PubsubJobGone(job.nspace());

@@ -82,7 +82,7 @@ class Parser {
     if (name == "-v" || name == "--verbose") return ++out_->verbose, ParseOutcome::kRun;
     std::string_view value;
     bool takes_value = name == "-n" || name == "-np" || name == "--np" || name == "--n" ||
-                       name == "-x" || name == "--timeout";
+                       name == "-x" || name == "--timeout" || name == "--pset";
     if (!takes_value) return Fail("unknown option '" + std::string(arg) + "'");
     if (!Value(arg, i, &value)) return Fail("option '" + std::string(name) + "' needs a value");
     if (name == "--timeout") {
@@ -92,6 +92,7 @@ class Parser {
       return ParseOutcome::kRun;
     }
     if (name == "-x") return EnvOption(value);
+    if (name == "--pset") return PsetOption(value);
     if (!ParseInt(value, 1, kMaxProcs, &out_->nprocs))
       return Fail("-n wants a process count from 1 to " + std::to_string(kMaxProcs) + ", not '" +
                   std::string(value) + "'");
@@ -104,6 +105,32 @@ class Parser {
     if (eq != std::string_view::npos) s.value = std::string(value.substr(eq + 1));
     if (!ValidEnvName(s.name)) return Fail("-x: bad variable name '" + s.name + "'");
     out_->env.push_back(std::move(s));
+    return ParseOutcome::kRun;
+  }
+
+  // NAME:RANKS, RANKS a comma list of ranks and ranges ("0,2-3").
+  ParseOutcome PsetOption(std::string_view value) {
+    size_t colon = value.find(':');
+    PsetSpec pset{std::string(value.substr(0, colon)), {}};
+    auto bad = [&] { return Fail("--pset wants NAME:RANKS (e.g. ocean:0,2-3), not '" +
+                                 std::string(value) + "'"); };
+    if (colon == std::string_view::npos || pset.name.empty() || pset.name.size() > 255) return bad();
+    std::string_view list = value.substr(colon + 1);
+    while (!list.empty()) {
+      std::string_view item = list.substr(0, list.find(','));
+      list = item.size() < list.size() ? list.substr(item.size() + 1) : std::string_view();
+      size_t dash = item.find('-');
+      int lo = 0, hi = 0;
+      if (!ParseInt(item.substr(0, dash), 0, kMaxProcs - 1, &lo)) return bad();
+      hi = lo;
+      if (dash != std::string_view::npos && !ParseInt(item.substr(dash + 1), lo, kMaxProcs - 1, &hi))
+        return bad();
+      for (int r = lo; r <= hi; ++r) pset.ranks.push_back(r);
+    }
+    if (pset.ranks.empty()) return bad();
+    for (const PsetSpec& other : out_->psets)
+      if (other.name == pset.name) return Fail("--pset " + pset.name + " given twice");
+    out_->psets.push_back(std::move(pset));
     return ParseOutcome::kRun;
   }
 
@@ -129,6 +156,8 @@ const char* UsageText() {
          "  --tag-output       prefix each line of output with \"[rank] \" (\"[nspace,rank] \"\n"
          "                     for the jobs PMIx_Spawn starts)\n"
          "  --timeout S        kill the job after S seconds (exit status 124)\n"
+         "  --pset NAME:RANKS  define process set NAME over these ranks (\"0,2-3\";\n"
+         "                     repeatable)\n"
          "  -v, --verbose      report the job's life cycle on stderr\n"
          "  -h, --help         this text\n"
          "  -V, --version      the version\n"

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "src/tools/pmixrun/job_info.h"
+
 namespace pmixrun {
 
 // One -x: VAR (copied from pmixrun's own environment) or VAR=value.
@@ -23,6 +25,7 @@ struct Options {
   bool tag_output = false;
   int timeout_s = 0;  // 0: no limit
   int verbose = 0;
+  std::vector<PsetSpec> psets;    // --pset NAME:RANKS (ranks checked against -n at launch)
   std::vector<std::string> argv;  // program and its arguments
 };
 

@@ -141,6 +141,7 @@ bool LaunchPrimary(const Options& opts, const std::string& path, Launcher& launc
   app.env = launcher.site().base_env;
   app.tag_output = opts.tag_output;
   job->layout.apps.push_back(std::move(app));
+  job->layout.psets = opts.psets;
   std::string error;
   pmix_status_t rc = launcher.Launch(job.get(), &error);
   if (rc != PMIX_SUCCESS) {

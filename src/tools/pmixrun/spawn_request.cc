@@ -141,7 +141,7 @@ bool Honoured(const pmix_info_t& info, bool job_level) {
   if (!job_level) return false;
   for (const NoticeRow& row : kNotices)
     if (PMIX_CHECK_KEY(&info, row.key)) return true;
-  return PMIX_CHECK_KEY(&info, PMIX_JOB_TIMEOUT);
+  return PMIX_CHECK_KEY(&info, PMIX_JOB_TIMEOUT) || PMIX_CHECK_KEY(&info, PMIX_PSET_NAME);
 }
 
 // Applies one honoured info; `job` is null for an app's infos. False: a bad value.
@@ -150,6 +150,7 @@ bool ApplyInfo(const pmix_info_t& info, RunDirectives* d, SpawnRequest* job) {
     if (PMIX_CHECK_KEY(&info, row.key)) return row.apply(info, d);
   for (const NoticeRow& row : kNotices)
     if (PMIX_CHECK_KEY(&info, row.key)) return Flag(info, &(job->notices.*row.flag));
+  if (PMIX_CHECK_KEY(&info, PMIX_PSET_NAME)) return Text(info, &job->pset) && !job->pset.empty();
   return Int(info, &job->job_timeout_s);  // PMIX_JOB_TIMEOUT
 }
 

@@ -63,6 +63,7 @@ struct SpawnRequest {
   RunDirectives directives;  // the job's
   JobNotices notices;
   int job_timeout_s = 0;             // PMIX_JOB_TIMEOUT
+  std::string pset;                  // PMIX_PSET_NAME: a process set of the new job ("": none)
   std::vector<std::string> ignored;  // attribute keys accepted without effect
 };
 

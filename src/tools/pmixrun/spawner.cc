@@ -45,6 +45,7 @@ Job* StartSpawn(const PendingSpawn& spawn, JobTable& jobs, Launcher& launcher) {
   job->layout.parent = req.requester;
   job->notices = req.notices;
   job->timeout_s = req.job_timeout_s;
+  if (!req.pset.empty()) job->layout.psets.push_back(PsetSpec{req.pset, {}});
   if (job->timeout_s > 0) job->timeout_at = Clock::now() + std::chrono::seconds(job->timeout_s);
   rc = launcher.Launch(job.get(), &error);
   Job* added = job->children.empty() ? nullptr : &jobs.Add(std::move(job));
