@@ -68,3 +68,6 @@ test_pmixrun_group_client_LDADD = src/libpmix.la
 test_pmixrun_group_client_LDFLAGS = $(PMIXX_PMIXRUN_LINK)
 TESTS += test/pmixrun/group.sh
 EXTRA_DIST += test/pmixrun/group.sh
+# OpenPMIx's group examples (Debian's libpmix-dev) under pmixrun on pmixx.
+TESTS += test/pmixrun/openpmix_examples.sh
+EXTRA_DIST += test/pmixrun/openpmix_examples.sh test/pmixrun/openpmix_examples.h

@@ -1,0 +1,55 @@
+/* What OpenPMIx's example programs include as "examples.h" (Debian ships
+ * the programs in /usr/share/doc/libpmix-dev/examples but not that header):
+ * a lock the examples wait on until a callback wakes them, and a way to
+ * mark parameters unused. test/pmixrun/openpmix_examples.sh builds the
+ * examples with this file in its include path. Only the names the group
+ * examples use are provided. */
+#ifndef PMIXX_TEST_PMIXRUN_OPENPMIX_EXAMPLES_H
+#define PMIXX_TEST_PMIXRUN_OPENPMIX_EXAMPLES_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include <pmix.h>
+
+typedef struct {
+    pthread_mutex_t mutex;
+    pthread_cond_t cond;
+    volatile bool active; /* true until DEBUG_WAKEUP_THREAD */
+    pmix_status_t status; /* what the waking callback reported */
+} mylock_t;
+
+#define DEBUG_CONSTRUCT_LOCK(l)                     \
+    do {                                            \
+        pthread_mutex_init(&(l)->mutex, NULL);      \
+        pthread_cond_init(&(l)->cond, NULL);        \
+        (l)->active = true;                         \
+        (l)->status = PMIX_SUCCESS;                 \
+    } while (0)
+
+#define DEBUG_DESTRUCT_LOCK(l)                      \
+    do {                                            \
+        pthread_mutex_destroy(&(l)->mutex);         \
+        pthread_cond_destroy(&(l)->cond);           \
+    } while (0)
+
+#define DEBUG_WAIT_THREAD(l)                                                  \
+    do {                                                                      \
+        pthread_mutex_lock(&(l)->mutex);                                      \
+        while ((l)->active) pthread_cond_wait(&(l)->cond, &(l)->mutex);       \
+        pthread_mutex_unlock(&(l)->mutex);                                    \
+    } while (0)
+
+#define DEBUG_WAKEUP_THREAD(l)                      \
+    do {                                            \
+        pthread_mutex_lock(&(l)->mutex);            \
+        (l)->active = false;                        \
+        pthread_cond_broadcast(&(l)->cond);         \
+        pthread_mutex_unlock(&(l)->mutex);          \
+    } while (0)
+
+static inline void examples_unused(int first, ...) { (void)first; }
+#define EXAMPLES_HIDE_UNUSED_PARAMS(...) examples_unused(0, __VA_ARGS__)
+
+#endif
