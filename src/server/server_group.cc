@@ -170,18 +170,27 @@ bool SameMembers(std::span<const pmix_proc_t> a, std::span<const pmix_proc_t> b)
   return true;
 }
 
-// Reads one contributor's directives into the collective.
-void Absorb(CollectiveOp& op, const ProcName& who, std::span<const pmix_info_t> dirs) {
+// Reads one contributor's directives into the collective: the group flags
+// into `op`, every directive into t.directives for the host (the shared
+// fence::MergeDirectives: every local contributor's, first value wins).
+Status Absorb(CollectiveOp& op, Tracker& t, const ProcName& who, std::span<const pmix_info_t> dirs) {
   op.optional = op.optional || InfoFlag(dirs, PMIX_GROUP_OPTIONAL);
   op.notify = op.notify || InfoFlag(dirs, PMIX_GROUP_NOTIFY_TERMINATION);
   op.ft = op.ft || InfoFlag(dirs, PMIX_GROUP_FT_COLLECTIVE);
   op.want_context_id = op.want_context_id || InfoFlag(dirs, PMIX_GROUP_ASSIGN_CONTEXT_ID);
   if (!op.leader && InfoFlag(dirs, PMIX_GROUP_LEADER)) op.leader = who;
-  for (const char* key : {PMIX_RANGE, PMIX_TIMEOUT}) {
-    const pmix_info_t* d = FindInfo(dirs, key);
-    if (d != nullptr && FindInfo(op.host_directives.view(), key) == nullptr)
-      op.host_directives.Append(*d).ok();
-  }
+  return fence::MergeDirectives(t, dirs);
+}
+
+// Directives the group machinery hands the host itself (merged flags, the
+// local status, the members' data) rather than as one member gave them.
+bool OwnedByGroups(const pmix_info_t& info) {
+  for (const char* key :
+       {PMIX_GROUP_ASSIGN_CONTEXT_ID, PMIX_GROUP_NOTIFY_TERMINATION, PMIX_GROUP_OPTIONAL,
+        PMIX_GROUP_FT_COLLECTIVE, PMIX_GROUP_LOCAL_ONLY, PMIX_GROUP_LEADER, PMIX_GROUP_ENDPT_DATA,
+        PMIX_GROUP_INFO, PMIX_LOCAL_COLLECTIVE_STATUS})
+    if (PMIX_CHECK_KEY(&info, key)) return true;
+  return false;
 }
 
 // The members as the host and the results name them: without the dropped.
@@ -308,9 +317,9 @@ struct HostArgs {
 };
 
 Result<wire::Infos> HostDirectives(Server& s, const CollectiveOp& op, const Tracker& t) {
-  auto copied = wire::Infos::CopyOf(op.host_directives.view());
-  if (!copied.ok()) return copied.status();
-  wire::Infos dirs = std::move(*copied);
+  wire::Infos dirs;
+  for (const pmix_info_t& d : t.directives.view())
+    if (!OwnedByGroups(d)) PMIX_RETURN_IF_ERROR(dirs.Append(d));
   pmix_status_t local = PMIX_SUCCESS;
   PMIX_RETURN_IF_ERROR(dirs.Add(PMIX_LOCAL_COLLECTIVE_STATUS, &local, PMIX_STATUS));
   if (op.kind == Kind::kDestruct) return dirs;
@@ -454,7 +463,8 @@ void HandleConstruct(Server& s, const PeerPtr& peer, const ptl::Frame& frame, Re
     st.constructing[req.grp] = id;
   }
   CollectiveOp& op = st.ops[id];
-  Absorb(op, me, req.infos.view());
+  if (Status merged = Absorb(op, *st.table.Find(id), me, req.infos.view()); !merged.ok())
+    return Refuse(peer, frame, merged.code());
   StoreContribution(s, peer->proc, req.infos.view());
   Record(id, peer, frame, req.infos.view());
   // Members that died before this construct began fail it, or are dropped
@@ -497,6 +507,8 @@ void HandleDestruct(Server& s, const PeerPtr& peer, const ptl::Frame& frame, Req
   }
   CollectiveOp& op = st.ops[id];
   op.ft = op.ft || InfoFlag(req.infos.view(), PMIX_GROUP_FT_COLLECTIVE);
+  if (Status merged = fence::MergeDirectives(*st.table.Find(id), req.infos.view()); !merged.ok())
+    return Refuse(peer, frame, merged.code());
   Record(id, peer, frame, req.infos.view());
   MaybeLaunch(s, id);
 }

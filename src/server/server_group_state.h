@@ -54,7 +54,6 @@ struct CollectiveOp {
   bool want_context_id = false;      // PMIX_GROUP_ASSIGN_CONTEXT_ID
   std::optional<ProcName> leader;    // PMIX_GROUP_LEADER
   pmix_status_t failure = PMIX_SUCCESS;  // destruct: a member died unannounced
-  wire::Infos host_directives;       // merged from the local contributions
   Decisions decisions;
 };
 

@@ -75,6 +75,7 @@ typedef struct {
     int lost_other;            /* ... about a process that is not a local rank */
     int groups;             /* group upcalls ... */
     int group_failures;     /* ... reporting a PMIX_LOCAL_COLLECTIVE_STATUS error */
+    int group_dirs;         /* most members' own directives seen in one group upcall */
 } HostState;
 
 extern HostOptions host_opts;

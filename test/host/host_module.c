@@ -340,8 +340,10 @@ static pmix_status_t Group(pmix_group_operation_t op, char grp[], const pmix_pro
     int want_ctx = 0, leader_only = 0;
     pmix_status_t local = PMIX_SUCCESS;
     const pmix_byte_object_t *endpt = NULL;
+    int own_dirs = 0; /* client_group's "tg.dir.<rank>": one per local member */
     for (size_t i = 0; i < ndirs; ++i) {
         const pmix_info_t *d = &directives[i];
+        if (strncmp(d->key, "tg.dir.", 7) == 0) own_dirs++;
         if (PMIX_CHECK_KEY(d, PMIX_GROUP_ASSIGN_CONTEXT_ID)) want_ctx = PMIX_INFO_TRUE(d);
         else if (PMIX_CHECK_KEY(d, PMIX_GROUP_LEADER)) leader_only = PMIX_INFO_TRUE(d);
         else if (PMIX_CHECK_KEY(d, PMIX_LOCAL_COLLECTIVE_STATUS)) local = d->value.data.status;
@@ -351,6 +353,7 @@ static pmix_status_t Group(pmix_group_operation_t op, char grp[], const pmix_pro
     pthread_mutex_lock(&host_state.lock);
     host_state.groups++;
     if (local != PMIX_SUCCESS) host_state.group_failures++;
+    if (own_dirs > host_state.group_dirs) host_state.group_dirs = own_dirs;
     size_t id = want_ctx && op == PMIX_GROUP_CONSTRUCT ? next_context_id++ : 0;
     pthread_mutex_unlock(&host_state.lock);
     HostVerbose("group %s %s over %zu procs (context id %zu, local status %d)",

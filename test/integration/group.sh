@@ -33,10 +33,13 @@ if [ "$PMIXX_TEST_LIB" = ours ]; then
     # One upcall per collective that needs the host: a context id (tg-all's
     # construct) or members on the other node (tg-all, tg-even, tg-odd
     # across two nodes, both ways); none for local groups without an id.
-    for spec in "group-n4 groups 1" "group-2nodes groups 6" "group-timeout groups 0"; do
+    # group_dirs: every local member's own directive reached the host (4
+    # ranks on one node; 2 on node 0 of the two-node run).
+    for spec in "group-n4 groups 1" "group-2nodes groups 6" "group-timeout groups 0" \
+        "group-n4 group_dirs 4" "group-2nodes group_dirs 2"; do
         set -- $spec
         n=$(count_of "$1" "$2")
-        [ "$n" = "$3" ] || fail "$1: $2 upcalls ${n:-?}, want $3"
+        [ "$n" = "$3" ] || fail "$1: $2 ${n:-?}, want $3"
     done
 fi
 finish

@@ -273,16 +273,20 @@ static void ModeBasic(void) {
     JobFence();  /* every handler registered before rank 0 raises TEST_EVENT */
     pmix_proc_t all;
     PMIX_LOAD_PROCID(&all, client_me.nspace, PMIX_RANK_WILDCARD);
-    pmix_info_t dirs[2];
+    pmix_info_t dirs[3];
     PMIX_INFO_LOAD(&dirs[0], PMIX_GROUP_ASSIGN_CONTEXT_ID, NULL, PMIX_BOOL);
     pmix_info_t mine;
     uint64_t lcid = 1000 + client_me.rank;
     PMIX_INFO_LOAD(&mine, "tg.info", &lcid, PMIX_UINT64);
     pmix_data_array_t array = {PMIX_INFO, 1, &mine};
     PMIX_INFO_LOAD(&dirs[1], PMIX_GROUP_INFO, &array, PMIX_DATA_ARRAY);
+    /* a directive of its own: the host must see every local member's */
+    char own[PMIX_MAX_KEYLEN + 1];
+    snprintf(own, sizeof own, "tg.dir.%u", client_me.rank);
+    PMIX_INFO_LOAD(&dirs[2], own, NULL, PMIX_BOOL);
     pmix_info_t *results = NULL;
     size_t nresults = 0;
-    CHECK_RC(PMIx_Group_construct("tg-all", &all, 1, dirs, 2, &results, &nresults), PMIX_SUCCESS,
+    CHECK_RC(PMIx_Group_construct("tg-all", &all, 1, dirs, 3, &results, &nresults), PMIX_SUCCESS,
              "construct tg-all");
     size_t cid = ContextId(results, nresults, "construct tg-all");
     pmix_proc_t *job = Job();
