@@ -130,6 +130,10 @@ void ReleaseCpuset(void* element);
 pmix_value_cmp_t CompareCpuset(const void* a, const void* b);
 Status CopyTopology(void* dst, const void* src);
 void ReleaseTopology(void* element);
+// The process's node topology (src/hwloc/topology.h), which values may
+// point to (PMIx_Load_topology hands it out) but which is never destroyed
+// through them: releasing such a value leaves it alone. nullptr: none.
+void SetProcessTopology(const void* topology);
 pmix_value_cmp_t CompareTopology(const void* a, const void* b);
 
 // --- template definition ---

@@ -12,6 +12,7 @@
 #include <hwloc.h>
 #include <strings.h>
 
+#include <atomic>
 #include <cstdlib>
 
 #include "src/common/data_types.h"
@@ -104,9 +105,15 @@ Status CopyTopology(void* dst, const void* src) {
   return Status();
 }
 
+namespace {
+std::atomic<const void*> g_process_topology{nullptr};
+}  // namespace
+
+void SetProcessTopology(const void* topology) { g_process_topology.store(topology); }
+
 void ReleaseTopology(void* element) {
   auto& t = *static_cast<pmix_topology_t*>(element);
-  if (t.topology != nullptr && IsHwloc(t.source)) {
+  if (t.topology != nullptr && IsHwloc(t.source) && t.topology != g_process_topology.load()) {
     hwloc_topology_destroy(static_cast<hwloc_topology_t>(t.topology));
   }
   std::free(t.source);

@@ -8,56 +8,6 @@
 // Parameters are unused by design in these placeholders.
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
-// not yet assigned (hwloc/fabric area)
-extern "C" pmix_status_t PMIx_Compute_distances(pmix_topology_t *topo, pmix_cpuset_t *cpuset, pmix_info_t info[], size_t ninfo, pmix_device_distance_t *distances[], size_t *ndist) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (hwloc/fabric area)
-extern "C" pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t *topo, pmix_cpuset_t *cpuset, pmix_info_t info[], size_t ninfo, pmix_device_dist_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (hwloc/fabric area)
-extern "C" pmix_status_t PMIx_Fabric_deregister(pmix_fabric_t *fabric) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (hwloc/fabric area)
-extern "C" pmix_status_t PMIx_Fabric_deregister_nb(pmix_fabric_t *fabric, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (hwloc/fabric area)
-extern "C" pmix_status_t PMIx_Fabric_register(pmix_fabric_t *fabric, const pmix_info_t directives[], size_t ndirs) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (hwloc/fabric area)
-extern "C" pmix_status_t PMIx_Fabric_register_nb(pmix_fabric_t *fabric, const pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (hwloc/fabric area)
-extern "C" pmix_status_t PMIx_Fabric_update(pmix_fabric_t *fabric) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (hwloc/fabric area)
-extern "C" pmix_status_t PMIx_Fabric_update_nb(pmix_fabric_t *fabric, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (hwloc/fabric area)
-extern "C" pmix_status_t PMIx_Get_cpuset(pmix_cpuset_t *cpuset, pmix_bind_envelope_t ref) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (hwloc/fabric area)
-extern "C" pmix_status_t PMIx_Get_relative_locality(const char *locality1, const char *locality2, pmix_locality_t *locality) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
 // not yet assigned (tools, IOF)
 extern "C" pmix_status_t PMIx_IOF_deregister(size_t iofhdlr, const pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc, void *cbdata) {
   return PMIX_ERR_NOT_SUPPORTED;
@@ -70,26 +20,6 @@ extern "C" pmix_status_t PMIx_IOF_pull(const pmix_proc_t procs[], size_t nprocs,
 
 // not yet assigned (tools, IOF)
 extern "C" pmix_status_t PMIx_IOF_push(const pmix_proc_t targets[], size_t ntargets, pmix_byte_object_t *bo, const pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc, void *cbdata) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (hwloc/fabric area)
-extern "C" pmix_status_t PMIx_Load_topology(pmix_topology_t *topo) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (hwloc/fabric area)
-extern "C" pmix_status_t PMIx_Parse_cpuset_string(const char *cpuset_string, pmix_cpuset_t *cpuset) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (hwloc/fabric area)
-extern "C" pmix_status_t PMIx_server_generate_cpuset_string(const pmix_cpuset_t *cpuset, char **cpuset_string) {
-  return PMIX_ERR_NOT_SUPPORTED;
-}
-
-// not yet assigned (hwloc/fabric area)
-extern "C" pmix_status_t PMIx_server_generate_locality_string(const pmix_cpuset_t *cpuset, char **locality) {
   return PMIX_ERR_NOT_SUPPORTED;
 }
 

@@ -22,6 +22,8 @@
 #include "src/server/server_identity.h"
 #include "src/server/server_internal.h"
 #include "src/server/server_job_control.h"
+#include "src/server/server_monitor.h"
+#include "src/server/server_topology.h"
 #include "src/wire/protocol.h"
 
 namespace pmix::server {
@@ -117,6 +119,7 @@ void ShutDown(Server& s) {
   GetShutdown(s);
   EventsShutdown(s);
   JobControlShutdown(s);
+  MonitorShutdown(s);
   ConnectShutdown(s);
   GroupShutdown(s);
   PsetShutdown(s);
@@ -134,6 +137,7 @@ void ShutDown(Server& s) {
   for (const auto& peer : admitting) peer->conn->Close(PMIX_ERR_INIT);
   s.admitting.clear();
   s.listeners.clear();
+  TopologyShutdown(s);
   if (s.own_tmpdir) ::rmdir(s.tmpdir.c_str());
 }
 
@@ -182,8 +186,10 @@ Status InitOnProgress(const pmix_server_module_t* module, std::span<const pmix_i
   auto store = gds::Store::Create(*gds_module);
   if (!store.ok()) return store.status();
   s->store = std::move(*store);
+  PMIX_RETURN_IF_ERROR(SetupTopology(*s, info));
   Status listening = StartListening(*s, info);
   if (!listening.ok()) {
+    TopologyShutdown(*s);
     if (s->own_tmpdir) ::rmdir(s->tmpdir.c_str());
     return listening;
   }

@@ -19,6 +19,7 @@
 #include "src/server/server_identity.h"
 #include "src/server/server_internal.h"
 #include "src/server/server_job_control.h"
+#include "src/server/server_topology.h"
 
 namespace pmix::server {
 namespace {
@@ -48,7 +49,9 @@ Status RegisterNamespace(Server& s, const std::string& name, int nlocalprocs,
                          std::span<const pmix_info_t> info) {
   auto combined = ResourcesFor(s, info);
   if (!combined.ok()) return combined.status();
-  for (const auto& i : info) PMIX_RETURN_IF_ERROR(combined->Append(i));
+  auto described = WithLocalityStrings(s, info);
+  if (!described.ok()) return described.status();
+  for (const auto& i : described->view()) PMIX_RETURN_IF_ERROR(combined->Append(i));
   // The server's own keys (server_identity.h), where the host gave none.
   auto server_keys = ServerKeys(s);
   if (!server_keys.ok()) return server_keys.status();

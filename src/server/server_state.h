@@ -24,6 +24,7 @@
 #include "mca/gds/base/gds_base.h"
 #include "mca/ptl/base/ptl_base.h"
 #include "pmix_server.h"
+#include "src/hwloc/share.h"
 #include "src/jobinfo/jobinfo.h"
 #include "src/runtime/progress.h"
 #include "src/server/server_iof.h"
@@ -98,6 +99,8 @@ struct Server {
   std::map<std::string, wire::Infos, std::less<>> inventory;
   // Who gets forwarded output (PMIx_server_IOF_deliver, server_iof.h).
   IofRegistry iof;
+  // The node topology shared with clients, when it is (server_topology.h).
+  std::unique_ptr<hwloc::SharedTopology> shared_topology;
 
   Namespace* FindNamespace(std::string_view nspace);
   // The connected peer for proc, or nullptr.

@@ -49,5 +49,9 @@ src_tools_pmixrun_pmixrun_SOURCES += \
 src_tools_pmixrun_pmixrun_SOURCES += \
 	src/tools/pmixrun/host_query.cc src/tools/pmixrun/host_query.h \
 	src/tools/pmixrun/host_group.cc src/tools/pmixrun/host_group.h
-src_tools_pmixrun_pmixrun_LDADD = src/libpmix.la
+# Binding (--bind-to) and the job_control upcall (issue 13).
+src_tools_pmixrun_pmixrun_SOURCES += \
+	src/tools/pmixrun/binding.cc src/tools/pmixrun/binding.h \
+	src/tools/pmixrun/host_job_control.cc src/tools/pmixrun/host_job_control.h
+src_tools_pmixrun_pmixrun_LDADD = src/libpmix.la -lhwloc
 src_tools_pmixrun_pmixrun_LDFLAGS = -pthread

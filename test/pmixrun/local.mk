@@ -71,3 +71,12 @@ EXTRA_DIST += test/pmixrun/group.sh
 # OpenPMIx's group examples (Debian's libpmix-dev) under pmixrun on pmixx.
 TESTS += test/pmixrun/openpmix_examples.sh
 EXTRA_DIST += test/pmixrun/openpmix_examples.sh test/pmixrun/openpmix_examples.h
+
+# The node topology and binding under pmixrun (issue 13).
+check_PROGRAMS += test/pmixrun/topo_client
+test_pmixrun_topo_client_SOURCES = test/pmixrun/topo_client.c test/pmixrun/client_util.h
+test_pmixrun_topo_client_CFLAGS = $(AM_CFLAGS) -pedantic
+test_pmixrun_topo_client_LDADD = src/libpmix.la -lhwloc
+test_pmixrun_topo_client_LDFLAGS = $(PMIXX_PMIXRUN_LINK)
+TESTS += test/pmixrun/topology.sh
+EXTRA_DIST += test/pmixrun/topology.sh

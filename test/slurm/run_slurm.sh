@@ -58,8 +58,11 @@ fi
 
 # The daemons (and through slurmd, slurmstepd) get the redirection.
 export PMIXX_AUDIT_TO=$LIBDIR/libpmix.so.2
-export PMIXX_SLURM_DAEMON_ENV="LD_AUDIT PMIXX_AUDIT_TO PMIX_MCA_mca_base_component_path"
+# slurmstepd (the PMIx server; Slurm does not know PMIX_SERVER_SHARE_TOPOLOGY)
+# shares the node topology with the tasks, as a site enables it.
+export PMIXX_SLURM_DAEMON_ENV="LD_AUDIT PMIXX_AUDIT_TO PMIX_MCA_mca_base_component_path PMIX_MCA_hwloc_share_topology"
 export PMIX_MCA_mca_base_component_path=$COMPONENTS
+export PMIX_MCA_hwloc_share_topology=1
 LD_AUDIT=$WORK/libpmix_redirect.so timeout 300 bash "$top_srcdir/test/tools/slurm.sh" start "$WORK/slurm"
 rc=$?
 [ $rc -eq 77 ] && skip "Slurm is not available (slurm.sh exit 77)"
@@ -138,6 +141,20 @@ if [ $HAVE_MPI = 1 ]; then
             fi
         done
     done
+fi
+
+# Open MPI ranks adopt slurmstepd's topology (opal_hwloc_base_get_topology
+# reads PMIX_HWLOC_SHMEM_FILE/_ADDR/_SIZE) instead of discovering it.
+if [ $HAVE_MPI = 1 ]; then
+    out=$WORK/mpi.topology
+    OMPI_MCA_hwloc_base_verbose=2 srun_ours "$out" 2 "$WORK/mpi_checks" hello
+    adopted=$(grep -c 'hwloc:base: topology in shared memory' "$out")
+    if [ $RC -eq 0 ] && check_ranks "$out" hello 2 && [ "$adopted" -eq 2 ] &&
+        ! grep -q 'hwloc:base discovering topology' "$out"; then
+        pass "mpi_checks hello -n 2: both ranks adopt the shared topology"
+    else
+        fail "mpi_checks hello -n 2: shared topology adopted by $adopted of 2 ranks" "$out"
+    fi
 fi
 
 if [ $failed -ne 0 ]; then

@@ -10,6 +10,7 @@
 
 #include "pmix.h"
 #include "src/tools/pmixrun/host_group.h"
+#include "src/tools/pmixrun/host_job_control.h"
 #include "src/tools/pmixrun/host_pubsub.h"
 #include "src/tools/pmixrun/host_query.h"
 #include "src/tools/pmixrun/host_spawn.h"
@@ -122,6 +123,7 @@ void FillModule(pmix_server_module_t* module, const std::string& nspace, int ver
   FillQueryModule(module);  // query (host_query.h)
   FillLogModule(module);    // log (host_query.h)
   FillGroupModule(module);  // group (host_group.h)
+  FillJobControlModule(module);  // job_control (host_job_control.h)
 }
 
 std::vector<AbortRequest> TakeAborts() {

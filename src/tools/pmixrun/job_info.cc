@@ -95,6 +95,7 @@ InfoList ProcArray(const JobLayout& job, pmix_rank_t rank) {
   p.Str(PMIX_HOSTNAME, job.hostname);
   p.U32(PMIX_NODEID, 0);
   p.Str(PMIX_PROCDIR, job.job_dir + "/" + std::to_string(rank));
+  if (rank < job.cpus.size() && !job.cpus[rank].empty()) p.Str(PMIX_CPUSET, "hwloc:" + job.cpus[rank]);
   AddParent(job, p);  // process realm attributes (ch. 6.1.4)
   return p;
 }
@@ -149,6 +150,7 @@ pmix_status_t BuildJobInfo(const JobLayout& job, InfoList& top) {
   top.Rank(PMIX_LOCALLDR, 0);
   top.Str(PMIX_TMPDIR, job.session_dir);
   top.Str(PMIX_NSDIR, job.job_dir);
+  top.Str(PMIX_BINDTO, job.bind_to);
   AddParent(job, top);  // also job-level, where launchers commonly put them
   AddRealmArrays(job, top);
   for (int r = 0; r < nprocs; ++r)

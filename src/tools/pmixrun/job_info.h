@@ -46,6 +46,8 @@ struct JobLayout {
   int node_rank_base = 0;             // node ranks taken by earlier jobs on this node
   uint32_t node_size = 1;             // processes on this node, this job's included
   std::vector<PsetSpec> psets;        // defined after registration, deleted at its end
+  std::string bind_to = "none";       // PMIX_BINDTO (binding.h)
+  std::vector<std::string> cpus;      // per rank: the hwloc list it is bound to ("" = unbound)
 
   int NumProcs() const;
   // The app `rank` belongs to and the first rank of that app.

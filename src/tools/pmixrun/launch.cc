@@ -118,6 +118,9 @@ pmix_status_t Launcher::Launch(Job* job, std::string* error) {
   layout.univ_size = site_.univ_size;
   layout.node_rank_base = node_ranks_used_;
   layout.node_size = static_cast<uint32_t>(live_procs_ + nprocs);
+  layout.bind_to = BindToName(site_.bind_to);
+  layout.cpus.clear();
+  for (int r = 0; r < nprocs; ++r) layout.cpus.push_back(BindingFor(site_.bind_to, layout.node_rank_base + r));
   if (!MakeJobDirs(layout, error)) return PMIX_ERR_JOB_SYS_OP_FAILED;
   pmix_status_t rc = RegisterJob(layout);
   if (rc != PMIX_SUCCESS)
@@ -140,6 +143,7 @@ pmix_status_t Launcher::Launch(Job* job, std::string* error) {
     child.rank = r;
     if (app.tag_output) child.tag = Tag(*job, r);
     std::string why;
+    ScopedAffinity bound(layout.cpus[static_cast<size_t>(r)]);  // the child inherits it
     if (ClientEnv(proc, app.env, &env, &why) &&
         StartChild(&child, app.path, app.argv, env, app.cwd, &why)) {
       job->children.push_back(std::move(child));

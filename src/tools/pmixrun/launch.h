@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pmix_common.h"
+#include "src/tools/pmixrun/binding.h"
 #include "src/tools/pmixrun/jobs.h"
 
 namespace pmixrun {
@@ -32,6 +33,7 @@ struct Site {
   uint32_t univ_size = 1;             // the primary job's size
   bool tag_output = false;            // --tag-output
   int verbose = 0;
+  BindTo bind_to = BindTo::kNone;     // --bind-to
 };
 
 class Launcher {

@@ -82,7 +82,7 @@ class Parser {
     if (name == "-v" || name == "--verbose") return ++out_->verbose, ParseOutcome::kRun;
     std::string_view value;
     bool takes_value = name == "-n" || name == "-np" || name == "--np" || name == "--n" ||
-                       name == "-x" || name == "--timeout" || name == "--pset";
+                       name == "-x" || name == "--timeout" || name == "--pset" || name == "--bind-to";
     if (!takes_value) return Fail("unknown option '" + std::string(arg) + "'");
     if (!Value(arg, i, &value)) return Fail("option '" + std::string(name) + "' needs a value");
     if (name == "--timeout") {
@@ -93,6 +93,12 @@ class Parser {
     }
     if (name == "-x") return EnvOption(value);
     if (name == "--pset") return PsetOption(value);
+    if (name == "--bind-to") {
+      if (value != "none" && value != "core" && value != "package" && value != "socket")
+        return Fail("--bind-to wants none, core or package, not '" + std::string(value) + "'");
+      out_->bind_to = std::string(value == "socket" ? "package" : value);
+      return ParseOutcome::kRun;
+    }
     if (!ParseInt(value, 1, kMaxProcs, &out_->nprocs))
       return Fail("-n wants a process count from 1 to " + std::to_string(kMaxProcs) + ", not '" +
                   std::string(value) + "'");
@@ -158,6 +164,8 @@ const char* UsageText() {
          "  --timeout S        kill the job after S seconds (exit status 124)\n"
          "  --pset NAME:RANKS  define process set NAME over these ranks (\"0,2-3\";\n"
          "                     repeatable)\n"
+         "  --bind-to WHAT     bind each process to a core or a package (round robin)\n"
+         "                     or not at all (none, the default)\n"
          "  -v, --verbose      report the job's life cycle on stderr\n"
          "  -h, --help         this text\n"
          "  -V, --version      the version\n"

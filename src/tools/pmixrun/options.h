@@ -26,6 +26,7 @@ struct Options {
   int timeout_s = 0;  // 0: no limit
   int verbose = 0;
   std::vector<PsetSpec> psets;    // --pset NAME:RANKS (ranks checked against -n at launch)
+  std::string bind_to = "none";   // --bind-to none|core|package (binding.h)
   std::vector<std::string> argv;  // program and its arguments
 };
 

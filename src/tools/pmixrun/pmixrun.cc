@@ -82,12 +82,15 @@ std::vector<std::string> BaseEnv(const Options& opts) {
 int StartServer(const Site& site, int verbose) {
   pmix_server_module_t module;
   FillModule(&module, site.PrimaryNspace(), verbose);
-  pmix_info_t info[3];
+  pmix_info_t info[4];
   for (pmix_info_t& i : info) PMIx_Info_construct(&i);
   (void)PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, site.session_dir.c_str(), PMIX_STRING);
   (void)PMIx_Info_load(&info[1], PMIX_SYSTEM_TMPDIR, site.session_dir.c_str(), PMIX_STRING);
   (void)PMIx_Info_load(&info[2], PMIX_HOSTNAME, site.hostname.c_str(), PMIX_STRING);
-  pmix_status_t rc = PMIx_server_init(&module, info, 3);
+  // One topology discovery for the whole job: the ranks adopt ours.
+  bool share = true;
+  (void)PMIx_Info_load(&info[3], PMIX_SERVER_SHARE_TOPOLOGY, &share, PMIX_BOOL);
+  pmix_status_t rc = PMIx_server_init(&module, info, 4);
   for (pmix_info_t& i : info) PMIx_Info_destruct(&i);
   if (rc != PMIX_SUCCESS) Error(std::string("PMIx_server_init: ") + PMIx_Error_string(rc));
   return rc == PMIX_SUCCESS ? 0 : kSetupExit;
@@ -118,6 +121,7 @@ Site MakeSite(const Options& opts) {
   site.univ_size = static_cast<uint32_t>(opts.nprocs);
   site.tag_output = opts.tag_output;
   site.verbose = opts.verbose;
+  ParseBindTo(opts.bind_to, &site.bind_to);
   char buf[4096];
   site.hostname =
       gethostname(buf, sizeof buf) == 0 ? (buf[sizeof buf - 1] = '\0', buf) : "localhost";

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pmix.h"
+#include "src/tools/pmixrun/host_job_control.h"
 #include "src/tools/pmixrun/host_module.h"
 #include "src/tools/pmixrun/host_pubsub.h"
 #include "src/tools/pmixrun/job_events.h"
@@ -110,6 +111,7 @@ class Runner {
         for (auto& job : jobs_.all()) SignalAll(job->children, what);
     }
     for (AbortRequest& req : TakeAborts()) OnAbort(req);
+    for (const JobControlRequest& req : TakeJobControls()) ApplyJobControl(jobs_, req);
     for (const PendingSpawn& spawn : TakeSpawns()) OnSpawn(spawn);
     for (size_t j = 0; j < jobs_.all().size(); ++j)
       for (Child* c : ReapExited(jobs_.all()[j]->children)) OnExit(*jobs_.all()[j], *c);
