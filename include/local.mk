@@ -13,6 +13,7 @@ pmixmca_HEADERS = \
 	include/pmix/mca/mca.h \
 	include/pmix/mca/bfrops.h \
 	include/pmix/mca/pcompress.h \
+	include/pmix/mca/pnet.h \
 	include/pmix/mca/preg.h \
 	include/pmix/mca/ptl.h \
 	include/pmix/mca/psec.h \

@@ -31,7 +31,8 @@ src_libpmix_core_la_SOURCES += src/client/client_publish.cc
 # PMIx_Connect/Disconnect and PMIx_Spawn (h2).
 src_libpmix_core_la_SOURCES += src/client/client_connect.cc src/client/client_spawn.cc
 # PMIx_Allocation_request(_nb), PMIx_Process_monitor(_nb) (h5).
-src_libpmix_core_la_SOURCES += src/client/client_alloc.cc src/client/client_monitor.cc
+src_libpmix_core_la_SOURCES += src/client/client_alloc.cc src/client/client_monitor.cc \
+	src/client/client_fabric.cc
 # PMIx_Query_info(_nb), PMIx_Resolve_peers/nodes, PMIx_Log(_nb) (h4).
 src_libpmix_core_la_SOURCES += \
 	src/client/client_query.cc src/client/client_log.cc \

@@ -62,7 +62,9 @@ src_libpmix_core_la_SOURCES += \
 	src/server/server_inventory.cc src/server/server_inventory.h \
 	src/server/server_iof.cc src/server/server_iof.h \
 	src/server/server_attributes.cc src/server/server_attributes.h \
-	src/server/server_alloc.cc src/server/server_alloc.h
+	src/server/server_alloc.cc src/server/server_alloc.h \
+	src/server/server_monitor.cc src/server/server_monitor.h \
+	src/server/server_fabric.cc src/server/server_fabric.h
 if HAVE_GTEST
 check_PROGRAMS += test/unit/server/server_misc_tests
 TESTS += test/unit/server/server_misc_tests
@@ -110,3 +112,11 @@ test_unit_server_publish_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
 # An in-process server: its dlopen'd components resolve the API against the executable.
 test_unit_server_publish_tests_LDFLAGS = -pthread -Wl,--export-dynamic
 endif
+# Monitoring done by the library (heartbeats, files) without a host upcall.
+check_PROGRAMS += test/host/clients/client_monitor
+test_host_clients_client_monitor_SOURCES = test/host/clients/client_monitor.c test/host/clients/client_util.h
+test_host_clients_client_monitor_CFLAGS = $(AM_CFLAGS) -pedantic
+test_host_clients_client_monitor_LDADD = src/libpmix.la
+test_host_clients_client_monitor_LDFLAGS = -no-install -pthread
+TESTS += test/integration/monitor.sh
+EXTRA_DIST += test/integration/monitor.sh

@@ -6,6 +6,7 @@
 
 #include "pmix_server.h"
 #include "src/server/server_internal.h"
+#include "src/server/server_monitor.h"
 
 namespace pmix::server {
 namespace {
@@ -44,21 +45,32 @@ void Allocate(Server& s, const Requester& who, pmix_alloc_directive_t directive,
 void Monitor(Server& s, const Requester& who, const pmix_info_t& monitor, pmix_status_t error,
              std::span<const pmix_info_t> directives, InfosDone done) {
   auto upcall = s.module.monitor;
-  if (upcall == nullptr) return done(PMIX_ERR_NOT_SUPPORTED, wire::Infos());
+  if (upcall == nullptr) return MonitorInLibrary(s, who.proc, monitor, error, directives, done);
   auto what = wire::Infos::CopyOf(std::span<const pmix_info_t>(&monitor, 1));
   if (!what.ok()) return done(what.status().code(), wire::Infos());
+  auto dirs = wire::Infos::CopyOf(directives);
+  if (!dirs.ok()) return done(dirs.status().code(), wire::Infos());
   struct Kept {
     pmix_proc_t proc;
     wire::Infos monitor;
+    wire::Infos directives;  // as the requester gave them, for the library's turn
   };
-  auto kept = std::make_shared<Kept>(Kept{who.proc, std::move(*what)});
+  auto kept = std::make_shared<Kept>(Kept{who.proc, std::move(*what), std::move(*dirs)});
+  // A host that does not monitor this leaves it to the library.
+  InfosDone answer = [kept, error, done](pmix_status_t status, wire::Infos&& results) {
+    Server* server = CurrentServer();
+    if (status != PMIX_ERR_NOT_SUPPORTED || server == nullptr)
+      return done(status, std::move(results));
+    MonitorInLibrary(*server, kept->proc, kept->monitor.view()[0], error, kept->directives.view(),
+                     done);
+  };
   AskHost(
       who, directives,
       [upcall, kept, error](wire::Infos& dirs, pmix_info_cbfunc_t cbfunc, void* cbdata) {
         return upcall(&kept->proc, kept->monitor.data(), error, Data(dirs), dirs.size(), cbfunc,
                       cbdata);
       },
-      kept, done);
+      kept, answer);
 }
 
 void HandleAllocate(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "mca/pnet/base/pnet_base.h"
 #include "pmix_server.h"
 #include "src/common/api_guard.h"
 #include "src/common/info_lookup.h"
@@ -74,14 +75,30 @@ bool WantsEnvars(std::span<const pmix_info_t> info) {
   return !InfoFlag(info, PMIX_SETUP_APP_NONENVARS);
 }
 
-// What setup_application returns for `info`, read on the caller's thread
-// (the host may change its environment on that thread, never on ours).
+// Whether the directives ask for the other data (the pnet components').
+bool WantsNonEnvars(std::span<const pmix_info_t> info) {
+  if (InfoFlag(info, PMIX_SETUP_APP_NONENVARS) || InfoFlag(info, PMIX_SETUP_APP_ALL)) return true;
+  return !InfoFlag(info, PMIX_SETUP_APP_ENVARS);
+}
+
+// The envars setup_application returns for `info`, read on the caller's
+// thread (the host may change its environment on that thread, never on ours).
 Result<wire::Infos> ApplicationData(std::span<const pmix_info_t> info) {
   wire::Infos out;
   if (!WantsEnvars(info)) return out;
   for (const envars::Directive& d : envars::Harvest(environ, kHarvestPrefixes))
     PMIX_RETURN_IF_ERROR(envars::AppendInfo(d, out));
   return out;
+}
+
+// What the pnet components add for the job (progress thread).
+Status AddFabricData(const std::string& nspace, std::span<const pmix_info_t> info,
+                     wire::Infos& out) {
+  if (!WantsNonEnvars(info)) return Status();
+  auto added = pnet::SetupApplication(nspace, info);
+  if (!added.ok()) return added.status();
+  for (const auto& i : added->view()) PMIX_RETURN_IF_ERROR(out.Append(i));
+  return Status();
 }
 
 void ReleaseAppData(pmix_status_t, void* cbdata) { delete static_cast<wire::Infos*>(cbdata); }
@@ -94,7 +111,10 @@ Status ApplyLocalSupportEnv(std::string_view nspace, char*** env) {
   return Status();
 }
 
-void AppSetupOnNamespaceGone(std::string_view nspace) { LocalEnvStore::Get().Drop(nspace); }
+void AppSetupOnNamespaceGone(std::string_view nspace) {
+  LocalEnvStore::Get().Drop(nspace);
+  pnet::DeregisterNspace(std::string(nspace));
+}
 
 void AppSetupShutdown() { LocalEnvStore::Get().Clear(); }
 
@@ -115,12 +135,17 @@ extern "C" pmix_status_t PMIx_server_setup_application(const pmix_nspace_t nspac
     auto data = server::ApplicationData(pmix::InfoSpan(info, ninfo));
     if (!data.ok()) return data.status().code();
     auto held = std::make_shared<pmix::wire::Infos>(std::move(*data));
+    auto directives = pmix::wire::Infos::CopyOf(pmix::InfoSpan(info, ninfo));
+    if (!directives.ok()) return directives.status().code();
+    auto dirs = std::make_shared<pmix::wire::Infos>(std::move(*directives));
     pmix::runtime::ProgressEngine* engine = pmix::runtime::Engine();
     if (engine == nullptr) return PMIX_ERR_INIT;
+    std::string name(nspace);
     return engine
-        ->Post([held, cbfunc, cbdata] {
+        ->Post([held, dirs, name, cbfunc, cbdata] {
           auto* out = new pmix::wire::Infos(std::move(*held));
-          cbfunc(PMIX_SUCCESS, out->size() > 0 ? out->data() : nullptr, out->size(), cbdata,
+          pmix::Status st = server::AddFabricData(name, dirs->view(), *out);
+          cbfunc(st.code(), out->size() > 0 ? out->data() : nullptr, out->size(), cbdata,
                  server::ReleaseAppData, out);
         })
         .code();
@@ -136,9 +161,18 @@ extern "C" pmix_status_t PMIx_server_setup_local_support(const pmix_nspace_t nsp
     auto directives = server::envars::FromInfos(pmix::InfoSpan(info, ninfo));
     if (!directives.ok()) return directives.status().code();
     auto held = std::make_shared<std::vector<server::envars::Directive>>(std::move(*directives));
+    auto copy = pmix::wire::Infos::CopyOf(pmix::InfoSpan(info, ninfo));
+    if (!copy.ok()) return copy.status().code();
+    auto infos = std::make_shared<pmix::wire::Infos>(std::move(*copy));
     std::string name(nspace);
     return server::RunOp(
-        [name, held](server::Server&) {
+        [name, held, infos](server::Server&) {
+          // the pnet components' envars for this job follow the host's
+          auto fabric = pmix::pnet::SetupLocalSupport(name, infos->view());
+          if (!fabric.ok()) return fabric.status();
+          auto more = server::envars::FromInfos(fabric->view());
+          if (!more.ok()) return more.status();
+          held->insert(held->end(), more->begin(), more->end());
           if (!held->empty()) server::LocalEnvStore::Get().Add(name, std::move(*held));
           return pmix::Status();
         },

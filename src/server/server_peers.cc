@@ -14,6 +14,7 @@
 #include "src/server/server_alloc.h"
 #include "src/server/server_connect.h"
 #include "src/server/server_group.h"
+#include "src/server/server_fabric.h"
 #include "src/server/server_internal.h"
 #include "src/server/server_job_control.h"
 #include "src/server/server_log.h"
@@ -256,6 +257,7 @@ void Dispatch(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
     case wire::Msg::kJobControl: return HandleJobControl(s, peer, std::move(frame));
     case wire::Msg::kAllocate: return HandleAllocate(s, peer, std::move(frame));
     case wire::Msg::kMonitor: return HandleMonitor(s, peer, std::move(frame));
+    case wire::Msg::kFabric: return HandleFabric(s, peer, std::move(frame));
     case wire::Msg::kPublish: return HandlePublish(s, peer, std::move(frame));
     case wire::Msg::kLookup: return HandleLookup(s, peer, std::move(frame));
     case wire::Msg::kUnpublish: return HandleUnpublish(s, peer, std::move(frame));

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "mca/pnet/base/pnet_base.h"
 #include "pmix.h"
 #include "src/common/info_lookup.h"
 #include "src/server/server_attributes.h"
@@ -268,6 +269,24 @@ gds::ValuePtr DebugSupport(Server&, const pmix_proc_t&, const query::Query&) {
   return found.empty() ? nullptr : StringValue(Join(found));
 }
 
+// A PMIX_FABRIC_* key of the node's fabric as the pnet components describe
+// it (the qualifiers may name the plane with PMIX_FABRIC_PLANE).
+template <const char* const* Key>
+gds::ValuePtr FabricKey(Server&, const pmix_proc_t&, const query::Query& q) {
+  auto fabric = pnet::FabricInfo(q.qualifiers.view());
+  if (!fabric.ok()) return nullptr;
+  const pmix_info_t* found = FindInfo(fabric->view(), *Key);
+  if (found == nullptr) return nullptr;
+  gds::ValuePtr v = NewValue();
+  if (v == nullptr || PMIx_Value_xfer(v.get(), &found->value) != PMIX_SUCCESS) return nullptr;
+  return v;
+}
+constexpr const char* kFabricVendor = PMIX_FABRIC_VENDOR;
+constexpr const char* kFabricIdentifier = PMIX_FABRIC_IDENTIFIER;
+constexpr const char* kFabricNumDevices = PMIX_FABRIC_NUM_DEVICES;
+constexpr const char* kFabricDevices = PMIX_FABRIC_DEVICES;
+constexpr const char* kFabricPlane = PMIX_FABRIC_PLANE;
+
 using KeyFn = gds::ValuePtr (*)(Server&, const pmix_proc_t&, const query::Query&);
 struct LibraryKey {
   const char* key;
@@ -280,6 +299,11 @@ constexpr LibraryKey kLibraryKeys[] = {
     {PMIX_QUERY_LOCAL_PROC_TABLE, LocalTable},
     {PMIX_QUERY_AVAIL_SERVERS, AvailServers},
     {PMIX_SERVER_URI, ServerUri},
+    {PMIX_FABRIC_VENDOR, FabricKey<&kFabricVendor>},
+    {PMIX_FABRIC_IDENTIFIER, FabricKey<&kFabricIdentifier>},
+    {PMIX_FABRIC_NUM_DEVICES, FabricKey<&kFabricNumDevices>},
+    {PMIX_FABRIC_DEVICES, FabricKey<&kFabricDevices>},
+    {PMIX_FABRIC_PLANE, FabricKey<&kFabricPlane>},
     {PMIX_QUERY_ATTRIBUTE_SUPPORT, AttributeSupport},
     {PMIX_QUERY_SPAWN_SUPPORT, SpawnSupport},
     {PMIX_QUERY_DEBUG_SUPPORT, DebugSupport},

@@ -31,6 +31,10 @@
 //                                  for "PMIx_Spawn" (or "spawn")
 //   PMIX_QUERY_DEBUG_SUPPORT       "a,b": the "pmix.dbg.*" attributes it
 //                                  registered for any function
+//   PMIX_FABRIC_VENDOR, _IDENTIFIER, _NUM_DEVICES, _DEVICES, _PLANE
+//                                  the node's fabric as the pnet components
+//                                  describe it (server_fabric.h; qualifier
+//                                  PMIX_FABRIC_PLANE picks the component)
 // An unknown namespace, a missing listener or an unsupported qualifier
 // leaves the key unanswered here (the host may know it).
 //

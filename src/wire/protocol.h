@@ -51,6 +51,7 @@ enum class Msg : uint16_t {
   kAllocate = 22,
   kProcessSet = 23,
   kIof = 24,
+  kFabric = 40,        // request: u32 operation, directives (server_fabric.h)
 };
 
 // The codec-independent encoding of the hello: u32 count, then per field
