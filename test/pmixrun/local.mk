@@ -78,5 +78,5 @@ test_pmixrun_topo_client_SOURCES = test/pmixrun/topo_client.c test/pmixrun/clien
 test_pmixrun_topo_client_CFLAGS = $(AM_CFLAGS) -pedantic
 test_pmixrun_topo_client_LDADD = src/libpmix.la -lhwloc
 test_pmixrun_topo_client_LDFLAGS = $(PMIXX_PMIXRUN_LINK)
-TESTS += test/pmixrun/topology.sh
-EXTRA_DIST += test/pmixrun/topology.sh
+TESTS += test/pmixrun/topology.sh test/pmixrun/openpmix_client.sh
+EXTRA_DIST += test/pmixrun/topology.sh test/pmixrun/openpmix_client.sh

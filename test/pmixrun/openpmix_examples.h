@@ -2,13 +2,14 @@
  * the programs in /usr/share/doc/libpmix-dev/examples but not that header):
  * a lock the examples wait on until a callback wakes them, and a way to
  * mark parameters unused. test/pmixrun/openpmix_examples.sh builds the
- * examples with this file in its include path. Only the names the group
- * examples use are provided. */
+ * examples with this file in its include path (and openpmix_client.sh,
+ * client.c). Only the names those examples use are provided. */
 #ifndef PMIXX_TEST_PMIXRUN_OPENPMIX_EXAMPLES_H
 #define PMIXX_TEST_PMIXRUN_OPENPMIX_EXAMPLES_H
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <pmix.h>
@@ -18,6 +19,7 @@ typedef struct {
     pthread_cond_t cond;
     volatile bool active; /* true until DEBUG_WAKEUP_THREAD */
     pmix_status_t status; /* what the waking callback reported */
+    size_t evhandler_ref; /* an event handler registration's id (client.c) */
 } mylock_t;
 
 #define DEBUG_CONSTRUCT_LOCK(l)                     \
@@ -26,6 +28,7 @@ typedef struct {
         pthread_cond_init(&(l)->cond, NULL);        \
         (l)->active = true;                         \
         (l)->status = PMIX_SUCCESS;                 \
+        (l)->evhandler_ref = 0;                     \
     } while (0)
 
 #define DEBUG_DESTRUCT_LOCK(l)                      \
@@ -48,6 +51,20 @@ typedef struct {
         pthread_cond_broadcast(&(l)->cond);         \
         pthread_mutex_unlock(&(l)->mutex);          \
     } while (0)
+
+/* A lock an event handler releases, with the job's size (client.c). */
+typedef struct {
+    mylock_t lock;
+    uint32_t nprocs;
+} myrel_t;
+
+#define DEBUG_CONSTRUCT_MYREL(r)                    \
+    do {                                            \
+        DEBUG_CONSTRUCT_LOCK(&(r)->lock);           \
+        (r)->nprocs = 0;                            \
+    } while (0)
+
+#define DEBUG_DESTRUCT_MYREL(r) DEBUG_DESTRUCT_LOCK(&(r)->lock)
 
 static inline void examples_unused(int first, ...) { (void)first; }
 #define EXAMPLES_HIDE_UNUSED_PARAMS(...) examples_unused(0, __VA_ARGS__)

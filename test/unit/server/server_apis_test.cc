@@ -433,11 +433,19 @@ class ServerWithoutUpcalls : public ServerApis {
   void SetUp() override { Init(false); }
 };
 
-TEST_F(ServerWithoutUpcalls, AllocationAndMonitorAreNotSupported) {
+// Without a host upcall, allocation is not supported, while monitoring is
+// the library's own (server_monitor.h): it checks the request as OpenPMIx
+// does and declines only the monitors it does not know.
+TEST_F(ServerWithoutUpcalls, AllocationIsNotSupportedAndTheLibraryMonitors) {
   EXPECT_EQ(PMIx_Allocation_request(PMIX_ALLOC_RELEASE, nullptr, 0, nullptr, nullptr),
             PMIX_ERR_NOT_SUPPORTED);
   pmix_info_t monitor;
   PMIx_Info_load(&monitor, PMIX_MONITOR_FILE, "/tmp/x", PMIX_STRING);
+  // a file monitor that names no check (size, access, modify)
+  EXPECT_EQ(PMIx_Process_monitor(&monitor, 0, nullptr, 0, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
+  PMIx_Info_destruct(&monitor);
+  bool yes = true;
+  PMIx_Info_load(&monitor, PMIX_MONITOR_APP_CONTROL, &yes, PMIX_BOOL);
   EXPECT_EQ(PMIx_Process_monitor(&monitor, 0, nullptr, 0, nullptr, nullptr), PMIX_ERR_NOT_SUPPORTED);
   PMIx_Info_destruct(&monitor);
 }

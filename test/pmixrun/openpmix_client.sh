@@ -1,0 +1,51 @@
+#!/bin/sh
+# OpenPMIx's first example program, client.c, as Debian's libpmix-dev ships
+# it (/usr/share/doc/libpmix-dev/examples), compiled against Debian's
+# headers and run under pmixrun on pmixx (issue 13's acceptance check): it
+# registers event handlers, loads the node topology (PMIx_Load_topology),
+# reads the job's sizes, puts local and remote values, fences with data
+# collection, reads every rank's local value back and finalizes. The ranks are
+# given a topology file that does not exist, so PMIx_Load_topology succeeds
+# only by adopting the copy pmixrun shares (hwloc_base_verbose says which).
+# The example exits 0 whatever happens: its stderr is what tells. About 2 s.
+#
+# make check exports top_builddir and top_srcdir; by hand:
+#   top_builddir=/tmp/b top_srcdir=. sh test/pmixrun/openpmix_client.sh
+. "$(dirname "$0")/common.sh"
+need
+examples=${PMIXX_OPENPMIX_EXAMPLES:-/usr/share/doc/libpmix-dev/examples}
+inc=${PMIXX_DEBIAN_PMIX_INCLUDE:-/usr/lib/x86_64-linux-gnu/pmix2/include}
+libdir=${PMIXX_DEBIAN_PMIX_LIBDIR:-/usr/lib/x86_64-linux-gnu}
+[ -f "$examples/client.c" ] && [ -f "$inc/pmix.h" ] && [ -e "$libdir/libpmix.so" ] ||
+    { say "SKIP: Debian's libpmix-dev (headers, examples) not found"; exit 77; }
+ourlib=$(cd "$top_builddir/src/.libs" 2>/dev/null && pwd -P) || { fail "no $top_builddir/src/.libs"; exit 1; }
+mkdir "$work/inc" && cp "$(dirname "$0")/openpmix_examples.h" "$work/inc/examples.h" || exit 99
+${CC:-cc} -std=gnu99 -I"$work/inc" -I"$inc" -o "$work/client" "$examples/client.c" \
+    -L"$libdir" -lpmix -pthread 2>"$work/client.cc.err" ||
+    { fail "client.c does not build"; sed 's/^/  /' "$work/client.cc.err"; finish; }
+# The example links Debian's libpmix.so.2 by name: ours comes first.
+LD_LIBRARY_PATH=$ourlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH
+
+# count N PATTERN: N lines of the run's stderr match PATTERN.
+count() {
+    n=$(grep -cE "$2" "$work/client.err")
+    [ "$n" = "$1" ] || fail "$n lines match '$2', want $1"
+}
+
+np=3
+if run client 0 -n $np -x PMIX_MCA_hwloc_topo_file=/nonexistent \
+    -x PMIX_MCA_hwloc_base_verbose=1 "$work/client"; then
+    count $np "^Client [^ ]+:[0-2] topology loaded\$"
+    count $np "node topology from (shmem|xml-v2)"
+    count $np "^Client [^ ]+:[0-2] num procs $np\$"
+    # all ranks are local: each reads each rank's PMIX_LOCAL value
+    count $((np * np)) "^Client ns [^ ]+ rank [0-2]: PMIx_Get [^ ]+-[0-2]-local returned correct\$"
+    count $np "^Client ns [^ ]+ rank [0-2]:PMIx_Finalize successfully completed\$"
+    if grep -iE "failed|wrong|LOCK WASN'T" "$work/client.err" >/dev/null; then
+        fail "failure lines"
+        grep -iE "failed|wrong|LOCK WASN'T" "$work/client.err" | sed 's/^/  /'
+    fi
+fi
+no_session_dirs_left
+finish
