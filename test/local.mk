@@ -31,7 +31,9 @@ TESTS += \
 	test/abi/run_crosscheck.sh \
 	test/abi/run_datacheck.sh \
 	test/pmix_info.sh \
-	test/plugin_example.sh
+	test/plugin_example.sh \
+	test/build/compilers.sh
+EXTRA_DIST += test/build/compilers.sh
 EXTRA_DIST += test/headers test/abi test/gen_check.sh test/api_exports.sh \
 	test/pmix_info.sh test/plugin_example.sh contrib/plugin-example
 # The out-of-tree pnet component (contrib/pnet-example) and its job hooks.

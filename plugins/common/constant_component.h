@@ -12,12 +12,17 @@
 
 namespace pmix::plugins {
 
+// The Configure of components that need none. (A function, not nullptr
+// tested with `if constexpr`: GCC with -fsanitize=undefined does not treat
+// comparing a function address with nullptr as a constant expression.)
+inline void NoConfigure(const pmix_mca_services_t*) {}
+
 template <const auto* Module, int Priority,
-          void (*Configure)(const pmix_mca_services_t*) = nullptr>
+          void (*Configure)(const pmix_mca_services_t*) = &NoConfigure>
 struct ConstantComponent {
   static pmix_status_t Open(const pmix_mca_services_t* services, const pmix_mca_param_value_t*,
                             void** context) {
-    if constexpr (Configure != nullptr) Configure(services);
+    Configure(services);
     *context = nullptr;
     return PMIX_SUCCESS;
   }
@@ -27,7 +32,7 @@ struct ConstantComponent {
     return PMIX_SUCCESS;
   }
   static void Close(void*) {
-    if constexpr (Configure != nullptr) Configure(nullptr);
+    Configure(nullptr);
   }
 };
 

@@ -119,9 +119,13 @@ void Dispatcher::StartNext() {
       if (cache_.size() > cache_limit_) cache_.pop_front();
       continue;
     }
-    running_.emplace();
-    running_->what = std::move(next);
-    running_->ids = std::move(ids);
+    // Built whole: clang decides Running's default constructibility while
+    // Dispatcher is still incomplete (its member initializers unseen), so
+    // emplace() with no arguments does not compile there.
+    Running run;
+    run.what = std::move(next);
+    run.ids = std::move(ids);
+    running_.emplace(std::move(run));
     if (!RunStep()) EndChain();
   }
 }
