@@ -10,6 +10,7 @@ test_unit_common_tests_SOURCES = \
 	test/unit/common/ids_test.cc \
 	test/unit/common/info_list_test.cc \
 	test/unit/common/info_test.cc \
+	test/unit/common/output_test.cc \
 	test/unit/common/strings_test.cc \
 	test/unit/common/structs_test.cc \
 	test/unit/common/type_samples.cc test/unit/common/type_samples.h \

@@ -2,9 +2,12 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <string>
 
 namespace pmix::output {
@@ -28,6 +31,42 @@ void Emit(std::string_view stream, const char* kind, const char* fmt,
   (void)ignored;
 }
 
+// PeerError's budget of one stream.
+struct Window {
+  std::chrono::steady_clock::time_point start;
+  int printed = 0;
+  long suppressed = 0;
+};
+
+std::mutex g_windows_lock;
+std::map<std::string, Window, std::less<>>& Windows() {
+  static auto* windows = new std::map<std::string, Window, std::less<>>();  // never destroyed:
+  return *windows;  // a late log line during exit must not touch a dead map
+}
+
+// Whether a PeerError line of stream may print now; *suppressed is how many
+// were left out since the last one that printed.
+bool TakePeerErrorSlot(std::string_view stream, long* suppressed) {
+  auto now = std::chrono::steady_clock::now();
+  std::lock_guard<std::mutex> lock(g_windows_lock);
+  auto& windows = Windows();
+  auto it = windows.find(stream);
+  if (it == windows.end()) it = windows.emplace(std::string(stream), Window{now, 0, 0}).first;
+  Window& w = it->second;
+  if (now - w.start >= std::chrono::seconds(kPeerErrorWindowSeconds)) {
+    w.start = now;
+    w.printed = 0;
+  }
+  if (w.printed >= kPeerErrorBurst) {
+    ++w.suppressed;
+    return false;
+  }
+  ++w.printed;
+  *suppressed = w.suppressed;
+  w.suppressed = 0;
+  return true;
+}
+
 }  // namespace
 
 int Verbosity(std::string_view stream) {
@@ -41,6 +80,16 @@ int Verbosity(std::string_view stream) {
 }
 
 void Error(std::string_view stream, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  Emit(stream, "error: ", fmt, ap);
+  va_end(ap);
+}
+
+void PeerError(std::string_view stream, const char* fmt, ...) {
+  long suppressed = 0;
+  if (!TakePeerErrorSlot(stream, &suppressed)) return;
+  if (suppressed > 0) Error(stream, "(%ld similar messages suppressed)", suppressed);
   va_list ap;
   va_start(ap, fmt);
   Emit(stream, "error: ", fmt, ap);

@@ -18,6 +18,15 @@ namespace pmix::output {
 void Error(std::string_view stream, const char* fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+// For errors a peer can cause at will (malformed messages, a limit
+// exceeded): as Error, but at most kPeerErrorBurst lines per stream in any
+// kPeerErrorWindow; how many were left out is said on the next line that
+// passes. A hostile client cannot flood the server's stderr with them.
+inline constexpr int kPeerErrorBurst = 10;
+inline constexpr int kPeerErrorWindowSeconds = 60;
+void PeerError(std::string_view stream, const char* fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 // Prints the message when the stream's verbosity is >= level.
 void Verbose(std::string_view stream, int level, const char* fmt, ...)
     __attribute__((format(printf, 3, 4)));

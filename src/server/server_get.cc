@@ -290,12 +290,12 @@ void HandleCommit(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
       Status stored = s.store.PutValue(peer->proc, gds::Where::Proc(),
                                        static_cast<pmix_scope_t>(scope), kv.key, kv.value);
       if (!stored.ok())
-        output::Error("server", "commit from %s:%u: key %s not stored (%d)", peer->proc.nspace,
-                      peer->proc.rank, kv.key, stored.code());
+        output::PeerError("server", "commit from %s:%u: key %s not stored (%d)", peer->proc.nspace,
+                          peer->proc.rank, kv.key, stored.code());
     }
   }
   if (!r.status().ok()) {
-    output::Error("server", "malformed commit from %s:%u", peer->proc.nspace, peer->proc.rank);
+    output::PeerError("server", "malformed commit from %s:%u", peer->proc.nspace, peer->proc.rank);
   }
   if (peer->ns != nullptr) peer->ns->committed.insert(peer->proc.rank);
   const pmix_proc_t& who = peer->proc;
