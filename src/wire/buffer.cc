@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 
 #include "pmix.h"
 
@@ -114,9 +115,37 @@ Result<Bytes> Writer::Take() {
   return out;
 }
 
+// --- DecodeBudget ---------------------------------------------------------------
+
+namespace {
+thread_local DecodeBudget* t_budget = nullptr;
+// What one allocation costs beyond its size (as the codec charges it).
+constexpr size_t kAllocOverhead = 16;
+}  // namespace
+
+DecodeBudget::DecodeBudget(size_t bytes, std::span<const uint8_t> message)
+    : left_(bytes), message_(message), previous_(t_budget) {
+  t_budget = this;
+}
+
+DecodeBudget::~DecodeBudget() { t_budget = previous_; }
+
+size_t* DecodeBudget::For(std::span<const uint8_t> bytes) {
+  DecodeBudget* scope = t_budget;
+  if (scope == nullptr || scope->message_.empty() || bytes.empty()) return nullptr;
+  const uint8_t* begin = scope->message_.data();
+  const uint8_t* end = begin + scope->message_.size();
+  std::less_equal<const uint8_t*> le;  // a total order even across objects
+  bool inside = le(begin, bytes.data()) && le(bytes.data() + bytes.size(), end);
+  return inside ? &scope->left_ : nullptr;
+}
+
 // --- Reader -------------------------------------------------------------------
 
-Reader::Reader(const pmix_bfrops_module_t* codec, std::span<const uint8_t> bytes) : codec_(codec) {
+Reader::Reader(const pmix_bfrops_module_t* codec, std::span<const uint8_t> bytes)
+    : codec_(codec),
+      own_budget_(bytes.size() * kUnscopedRatio + kUnscopedFloor),
+      budget_(DecodeBudget::For(bytes) != nullptr ? DecodeBudget::For(bytes) : &own_budget_) {
   PMIx_Data_buffer_construct(&buf_);
   // The buffer aliases the caller's bytes; the destructor detaches them.
   buf_.base_ptr = reinterpret_cast<char*>(const_cast<uint8_t*>(bytes.data()));
@@ -135,7 +164,11 @@ Reader::~Reader() {
 Reader& Reader::Unpack(void* dest, int32_t num, pmix_data_type_t type) {
   if (!status_.ok()) return *this;
   int32_t n = num;
-  status_ = codec_->unpack(&buf_, dest, &n, type);
+  if (codec_->unpack_bounded == nullptr) {
+    status_ = PMIX_ERR_NOT_SUPPORTED;  // a codec must bound what a peer sends
+  } else {
+    status_ = codec_->unpack_bounded(&buf_, dest, &n, type, budget_);
+  }
   if (status_.ok() && n != num) status_ = PMIX_ERR_UNPACK_FAILURE;
   return *this;
 }
@@ -143,14 +176,21 @@ Reader& Reader::Unpack(void* dest, int32_t num, pmix_data_type_t type) {
 bool Reader::AtEnd() const { return buf_.unpack_ptr == buf_.base_ptr + buf_.bytes_used; }
 
 // A count read from the wire must be plausible: every element takes at least
-// one byte, so more elements than bytes left is a corrupt message.
-bool Reader::Check(size_t n_limit, uint32_t n) {
+// one byte, so more elements than bytes left is a corrupt message. (The
+// codec then checks the count against its own per-type minimum.)
+bool Reader::Check(uint32_t n, size_t elem_size) {
   if (!status_.ok()) return false;
   size_t left = static_cast<size_t>(buf_.base_ptr + buf_.bytes_used - buf_.unpack_ptr);
-  if (n > left || n > n_limit) {
+  if (n > left || n > static_cast<uint32_t>(INT32_MAX)) {
     status_ = PMIX_ERR_UNPACK_FAILURE;
     return false;
   }
+  size_t bytes = static_cast<size_t>(n) * elem_size + kAllocOverhead;
+  if (bytes > *budget_) {
+    status_ = PMIX_ERR_OUT_OF_RESOURCE;
+    return false;
+  }
+  *budget_ -= bytes;
   return true;
 }
 
@@ -201,7 +241,7 @@ pmix_proc_t Reader::Proc() {
 
 std::vector<pmix_proc_t> Reader::Procs() {
   uint32_t n = U32();
-  if (!Check(INT32_MAX, n) || n == 0) return {};
+  if (n == 0 || !Check(n, sizeof(pmix_proc_t))) return {};
   std::vector<pmix_proc_t> procs(n);
   Unpack(procs.data(), static_cast<int32_t>(n), PMIX_PROC);
   if (!status_.ok()) return {};
@@ -210,7 +250,7 @@ std::vector<pmix_proc_t> Reader::Procs() {
 
 Infos Reader::InfoArray() {
   uint32_t n = U32();
-  if (!Check(INT32_MAX, n) || n == 0) return Infos();
+  if (n == 0 || !Check(n, sizeof(pmix_info_t))) return Infos();
   Infos infos(n);
   Unpack(infos.data(), static_cast<int32_t>(n), PMIX_INFO);
   if (!status_.ok()) return Infos();

@@ -4,6 +4,17 @@
 // codec; a Reader's first error is sticky (later reads return it too), so
 // a handler can read all fields and check once.
 //
+// Memory bound: a Reader charges everything it allocates -- its own arrays
+// and what the codec allocates (bfrops unpack_bounded) -- to a budget
+// before allocating, and fails with PMIX_ERR_OUT_OF_RESOURCE once it is
+// spent. A Reader over the bytes of a message whose DecodeBudget is in
+// scope on its thread (a server's Connection opens one around each
+// message's handler) shares that budget with the message's other Readers;
+// any other Reader has one of its own: kUnscopedRatio times its bytes plus
+// kUnscopedFloor, more than any honest message needs (the C structs are up
+// to ~60 times their wire size, and the codec holds a transient copy), so
+// that a crafted count never makes it allocate more.
+//
 // Ownership: values and infos read are owned by the caller through the
 // RAII types below. Not thread-safe; one message, one thread.
 #ifndef PMIXX_SRC_WIRE_BUFFER_H
@@ -79,6 +90,29 @@ class Writer {
   pmix::Status status_;
 };
 
+// Scope of a decode budget on this thread: Readers over (part of) message
+// made while it lives may allocate `bytes` in all. Scopes nest (the
+// innermost applies).
+class DecodeBudget {
+ public:
+  DecodeBudget(size_t bytes, std::span<const uint8_t> message);
+  ~DecodeBudget();
+  DecodeBudget(const DecodeBudget&) = delete;
+  DecodeBudget& operator=(const DecodeBudget&) = delete;
+  // The remaining bytes of the innermost scope when `bytes` lie within its
+  // message, else nullptr.
+  static size_t* For(std::span<const uint8_t> bytes);
+  size_t left() const { return left_; }
+
+ private:
+  size_t left_;
+  std::span<const uint8_t> message_;
+  DecodeBudget* previous_;
+};
+
+inline constexpr size_t kUnscopedRatio = 128;
+inline constexpr size_t kUnscopedFloor = size_t{1} << 20;
+
 class Reader {
  public:
   Reader(const pmix_bfrops_module_t* codec, std::span<const uint8_t> bytes);
@@ -105,8 +139,12 @@ class Reader {
   pmix::Status status() const { return status_; }
 
  private:
-  bool Check(size_t n_limit, uint32_t n);
+  // n elements of elem_size bytes may be allocated: n fits the bytes left
+  // (each element takes at least one) and the budget covers them.
+  bool Check(uint32_t n, size_t elem_size);
   const pmix_bfrops_module_t* codec_;
+  size_t own_budget_;  // used when no DecodeBudget is in scope
+  size_t* budget_;     // DecodeBudget::For(bytes) at construction, or &own_budget_
   pmix_data_buffer_t buf_;
   pmix::Status status_;
 };

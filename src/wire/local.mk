@@ -11,7 +11,8 @@ check_PROGRAMS += test/unit/wire/wire_tests
 TESTS += test/unit/wire/wire_tests
 test_unit_wire_wire_tests_SOURCES = \
 	test/unit/wire/protocol_test.cc \
-	test/unit/wire/connection_test.cc
+	test/unit/wire/connection_test.cc \
+	test/unit/wire/buffer_limits_test.cc
 test_unit_wire_wire_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
 test_unit_wire_wire_tests_LDFLAGS = -pthread
 endif

@@ -16,6 +16,14 @@
  * requested type PMIX_ERR_PACK_MISMATCH, a corrupt or absurd length
  * PMIX_ERR_UNPACK_FAILURE; on error unpack_ptr is left where it was and
  * nothing is allocated.
+ *
+ * Memory bound (interface 2): unpack_bounded charges every allocation it
+ * makes for the values (arrays, strings, byte runs, objects, with a small
+ * per-allocation overhead) to *budget before making it, and fails with
+ * PMIX_ERR_OUT_OF_RESOURCE when the budget cannot cover it; a server
+ * decodes what a peer sent that way, so a message's decoded size is
+ * bounded however its counts are crafted. *budget is only lowered on
+ * success.
  */
 #ifndef PMIX_MCA_BFROPS_H
 #define PMIX_MCA_BFROPS_H
@@ -26,7 +34,7 @@
 extern "C" {
 #endif
 
-#define PMIX_BFROPS_INTERFACE_MAJOR 1
+#define PMIX_BFROPS_INTERFACE_MAJOR 2
 #define PMIX_BFROPS_INTERFACE_MINOR 0
 
 typedef struct pmix_bfrops_module {
@@ -40,6 +48,9 @@ typedef struct pmix_bfrops_module {
      * *num_vals elements); sets *num_vals to the number read. */
     pmix_status_t (*unpack)(pmix_data_buffer_t *buffer, void *dest, int32_t *num_vals,
                             pmix_data_type_t type);
+    /* As unpack, with the values' memory charged to *budget (bytes). */
+    pmix_status_t (*unpack_bounded)(pmix_data_buffer_t *buffer, void *dest, int32_t *num_vals,
+                                    pmix_data_type_t type, size_t *budget);
 } pmix_bfrops_module_t;
 
 #ifdef __cplusplus

@@ -77,6 +77,7 @@ pmix_status_t UnpackValue(Reader& r, pmix_value_t* v) {
   v->type = type;
   if (present == 0) return PMIX_SUCCESS;
   if (r.left() < codec->min_wire) return PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER;
+  NATIVE_TRY(r.Charge(codec->element_size));
   v->data.ptr = AllocOne(type);
   if (v->data.ptr == nullptr) return PMIX_ERR_NOMEM;
   return codec->unpack(r, v->data.ptr);
@@ -211,6 +212,7 @@ pmix_status_t UnpackDataBuffer(Reader& r, void* e) {
   if (offset > used) return PMIX_ERR_UNPACK_FAILURE;
   if (used > r.left()) return PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER;
   if (used == 0) return PMIX_SUCCESS;
+  NATIVE_TRY(r.Charge(used));
   char* bytes = static_cast<char*>(std::malloc(used));
   if (bytes == nullptr) return PMIX_ERR_NOMEM;
   NATIVE_TRY(r.Raw(bytes, used));  // cannot fail: checked above

@@ -19,22 +19,63 @@ constexpr uint8_t kNoObject = 0;
 constexpr uint8_t kHwlocText = 1;
 
 // hwloc allocates a bitmap as large as its highest index: cap the indexes a
-// peer may name so that a few bytes cannot demand megabytes.
+// peer may name so that a few bytes cannot demand megabytes (2^20 CPUs:
+// a 128 KiB bitmap at most).
 constexpr unsigned long kMaxCpuIndex = 1ul << 20;
 
-bool ReasonableCpuList(const char* text) {
-  for (const char* p = text; *p != '\0';) {
-    if (*p < '0' || *p > '9') {
-      ++p;
-      continue;
-    }
-    unsigned long v = 0;
-    for (; *p >= '0' && *p <= '9'; ++p) {
-      v = v * 10 + static_cast<unsigned long>(*p - '0');
-      if (v > kMaxCpuIndex) return false;
-    }
+// One decimal index of at most 7 digits, <= kMaxCpuIndex, at *p.
+bool ParseIndex(const char** p, unsigned long* v) {
+  const char* s = *p;
+  unsigned long acc = 0;
+  int digits = 0;
+  for (; *s >= '0' && *s <= '9'; ++s) {
+    if (++digits > 7) return false;
+    acc = acc * 10 + static_cast<unsigned long>(*s - '0');
   }
+  if (digits == 0 || acc > kMaxCpuIndex) return false;
+  *p = s;
+  *v = acc;
   return true;
+}
+
+// Parses the list form that PackCpuset writes ("0-3,8,10-11": decimal
+// indexes and ranges, ascending, disjoint) into bitmap. Anything else is
+// refused -- hwloc's own parser also takes hex, signs and infinite ranges
+// ("0-"), which would let a few bytes name 2^32 bits or a set no loop
+// over its members ends -- and so are overlapping or descending items,
+// which bound the work to one pass over at most kMaxCpuIndex bits.
+// The bitmap's growth (one bit per index up to the highest) is charged to
+// r's budget as it happens.
+pmix_status_t ParseCpuList(Reader& r, const char* text, hwloc_bitmap_t bitmap) {
+  hwloc_bitmap_zero(bitmap);
+  const char* p = text;
+  bool first = true;
+  unsigned long next_free = 0;  // the lowest index a next item may start at
+  while (*p != '\0') {
+    if (!first && *p++ != ',') return PMIX_ERR_UNPACK_FAILURE;
+    first = false;
+    unsigned long lo = 0, hi = 0;
+    if (!ParseIndex(&p, &lo)) return PMIX_ERR_UNPACK_FAILURE;
+    hi = lo;
+    if (*p == '-') {
+      ++p;
+      if (!ParseIndex(&p, &hi) || hi < lo) return PMIX_ERR_UNPACK_FAILURE;
+    }
+    if (lo < next_free) return PMIX_ERR_UNPACK_FAILURE;
+    NATIVE_TRY(r.Charge(hi / 8 + 1 - next_free / 8));
+    if (hwloc_bitmap_set_range(bitmap, static_cast<unsigned>(lo), static_cast<int>(hi)) != 0) {
+      return PMIX_ERR_NOMEM;
+    }
+    next_free = hi + 1;
+  }
+  return PMIX_SUCCESS;
+}
+
+// Whether a bitmap can travel: finite, and no index above kMaxCpuIndex.
+bool Packable(hwloc_const_bitmap_t bitmap) {
+  if (hwloc_bitmap_iszero(bitmap)) return true;
+  int last = hwloc_bitmap_last(bitmap);  // -1 for an infinite set
+  return last >= 0 && static_cast<unsigned long>(last) <= kMaxCpuIndex;
 }
 
 bool IsHwloc(const char* source) {
@@ -68,8 +109,10 @@ pmix_status_t PackCpuset(Writer& w, const void* e) {
   const auto& v = As<pmix_cpuset_t>(e);
   if (v.bitmap == nullptr) return PackSourced(w, v.source, nullptr, false);
   if (!IsHwloc(v.source)) return PMIX_ERR_NOT_SUPPORTED;
+  auto bitmap = static_cast<hwloc_const_bitmap_t>(v.bitmap);
+  if (!Packable(bitmap)) return PMIX_ERR_BAD_PARAM;  // what unpack would refuse
   char* text = nullptr;
-  if (hwloc_bitmap_list_asprintf(&text, static_cast<hwloc_const_bitmap_t>(v.bitmap)) < 0) {
+  if (hwloc_bitmap_list_asprintf(&text, bitmap) < 0) {
     return PMIX_ERR_NOMEM;
   }
   pmix_status_t rc = PackSourced(w, v.source, text, true);
@@ -85,9 +128,8 @@ pmix_status_t UnpackCpuset(Reader& r, void* e) {
   hwloc_bitmap_t bitmap = hwloc_bitmap_alloc();
   if (bitmap == nullptr) {
     rc = PMIX_ERR_NOMEM;
-  } else if (!ReasonableCpuList(text) || hwloc_bitmap_list_sscanf(bitmap, text) != 0) {
+  } else if (rc = ParseCpuList(r, text, bitmap); rc != PMIX_SUCCESS) {
     hwloc_bitmap_free(bitmap);
-    rc = PMIX_ERR_UNPACK_FAILURE;
   } else {
     v.bitmap = bitmap;
   }
@@ -110,6 +152,10 @@ pmix_status_t PackTopology(Writer& w, const void* e) {
   return rc;
 }
 
+// What a loaded topology is charged per byte of its XML: hwloc's objects
+// (with their cpusets and info arrays) take a few times the text's size.
+constexpr size_t kTopologyBytesPerXmlByte = 4;
+
 // A topology loaded from `xml`, or NULL.
 hwloc_topology_t LoadXml(const char* xml) {
   hwloc_topology_t topo = nullptr;
@@ -128,9 +174,10 @@ pmix_status_t UnpackTopology(Reader& r, void* e) {
   char* xml = nullptr;
   pmix_status_t rc = UnpackSourced(r, &v.source, &xml);
   if (rc != PMIX_SUCCESS || xml == nullptr) return rc;
-  if (strlen(xml) > static_cast<size_t>(INT32_MAX) - 1) {
-    rc = PMIX_ERR_UNPACK_FAILURE;
-  } else {
+  size_t len = strlen(xml);
+  if (len > static_cast<size_t>(INT32_MAX) - 1) rc = PMIX_ERR_UNPACK_FAILURE;
+  if (rc == PMIX_SUCCESS) rc = r.ChargeArray(len, kTopologyBytesPerXmlByte);
+  if (rc == PMIX_SUCCESS) {
     v.topology = LoadXml(xml);
     if (v.topology == nullptr) rc = PMIX_ERR_UNPACK_FAILURE;
   }

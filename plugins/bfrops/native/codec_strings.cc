@@ -15,6 +15,7 @@ pmix_status_t Reader::Str(char** out) {
     return PMIX_SUCCESS;
   }
   if (n > left()) return PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER;
+  NATIVE_TRY(Charge(static_cast<size_t>(n) + 1));
   char* s = static_cast<char*>(std::malloc(static_cast<size_t>(n) + 1));
   if (s == nullptr) return PMIX_ERR_NOMEM;
   std::memcpy(s, p_, n);
@@ -42,6 +43,7 @@ pmix_status_t Reader::Blob(char** bytes, size_t* size) {
   if (n > left()) return PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER;
   char* b = nullptr;
   if (n > 0) {
+    NATIVE_TRY(Charge(n));
     b = static_cast<char*>(std::malloc(n));
     if (b == nullptr) return PMIX_ERR_NOMEM;
     std::memcpy(b, p_, n);
@@ -84,6 +86,7 @@ pmix_status_t UnpackArgv(Reader& r, char*** out) {
     return PMIX_SUCCESS;
   }
   if (n > r.left() / 4) return PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER;
+  NATIVE_TRY(r.ChargeArray(static_cast<size_t>(n) + 1, sizeof(char*)));
   auto** argv = static_cast<char**>(std::calloc(static_cast<size_t>(n) + 1, sizeof(char*)));
   if (argv == nullptr) return PMIX_ERR_NOMEM;
   for (uint32_t i = 0; i < n; ++i) {

@@ -50,6 +50,7 @@ pmix_status_t UnpackCoord(Reader& r, void* e) {
   NATIVE_TRY(r.U8(&v.view));
   NATIVE_TRY(r.Count(4, &dims));
   if (dims == 0) return PMIX_SUCCESS;
+  NATIVE_TRY(r.ChargeArray(dims, sizeof(uint32_t)));
   auto* coord = static_cast<uint32_t*>(std::calloc(dims, sizeof(uint32_t)));
   if (coord == nullptr) return PMIX_ERR_NOMEM;
   for (size_t i = 0; i < dims; ++i) {

@@ -52,6 +52,7 @@ pmix_status_t UnpackElements(Reader& r, const TypeCodec& codec, size_t n, void**
     return PMIX_SUCCESS;
   }
   if (n > r.left() / codec.min_wire) return PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER;
+  NATIVE_TRY(r.ChargeArray(n, codec.element_size));
   pmix_data_array_t tmp;
   PMIx_Data_array_construct(&tmp, n, codec.type);
   if (tmp.array == nullptr) return PMIX_ERR_NOMEM;

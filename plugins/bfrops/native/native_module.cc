@@ -60,8 +60,9 @@ pmix_status_t Readable(const pmix_data_buffer_t* buffer, const char** begin,
   return *begin < buffer->base_ptr || *begin > *end ? PMIX_ERR_BAD_PARAM : PMIX_SUCCESS;
 }
 
+// budget: nullptr for an unbounded unpack; lowered only on success.
 pmix_status_t UnpackGroup(pmix_data_buffer_t* buffer, void* dest, int32_t* num_vals,
-                          pmix_data_type_t type) {
+                          pmix_data_type_t type, size_t* budget) {
   if (buffer == nullptr || dest == nullptr || num_vals == nullptr) return PMIX_ERR_BAD_PARAM;
   const TypeCodec* codec = FindCodec(type);
   if (codec == nullptr) return RefusalFor(type);
@@ -69,7 +70,8 @@ pmix_status_t UnpackGroup(pmix_data_buffer_t* buffer, void* dest, int32_t* num_v
   const char* begin = nullptr;
   const char* end = nullptr;
   NATIVE_TRY(Readable(buffer, &begin, &end));
-  Reader r(begin, end);
+  size_t left = budget == nullptr ? 0 : *budget;
+  Reader r(begin, end, budget == nullptr ? nullptr : &left);
   pmix_data_type_t tag = PMIX_UNDEF;
   NATIVE_TRY(r.U16(&tag));
   if (tag != type) return PMIX_ERR_PACK_MISMATCH;
@@ -83,6 +85,7 @@ pmix_status_t UnpackGroup(pmix_data_buffer_t* buffer, void* dest, int32_t* num_v
   std::free(array);
   *num_vals = static_cast<int32_t>(n);
   buffer->unpack_ptr = const_cast<char*>(r.position());
+  if (budget != nullptr) *budget = left;
   return PMIX_SUCCESS;
 }
 
@@ -97,10 +100,10 @@ pmix_status_t Pack(pmix_data_buffer_t* buffer, const void* src, int32_t num_vals
   }
 }
 
-pmix_status_t Unpack(pmix_data_buffer_t* buffer, void* dest, int32_t* num_vals,
-                     pmix_data_type_t type) {
+pmix_status_t UnpackBounded(pmix_data_buffer_t* buffer, void* dest, int32_t* num_vals,
+                            pmix_data_type_t type, size_t* budget) {
   try {
-    return UnpackGroup(buffer, dest, num_vals, type);
+    return UnpackGroup(buffer, dest, num_vals, type, budget);
   } catch (const std::bad_alloc&) {
     return PMIX_ERR_NOMEM;
   } catch (...) {
@@ -108,8 +111,13 @@ pmix_status_t Unpack(pmix_data_buffer_t* buffer, void* dest, int32_t* num_vals,
   }
 }
 
+pmix_status_t Unpack(pmix_data_buffer_t* buffer, void* dest, int32_t* num_vals,
+                     pmix_data_type_t type) {
+  return UnpackBounded(buffer, dest, num_vals, type, nullptr);
+}
+
 }  // namespace
 
-const pmix_bfrops_module_t kModule = {kCodecName, &Pack, &Unpack};
+const pmix_bfrops_module_t kModule = {kCodecName, &Pack, &Unpack, &UnpackBounded};
 
 }  // namespace pmix::bfrops::native

@@ -40,18 +40,25 @@
 //   stats     every field in declaration order with the widths above;
 //             node stats end with u32 n + disk stats, u32 n + net stats.
 //   cpuset / topology  source string, u8 marker (0 = no object, 1 = text),
-//             text: hwloc bitmap list string / hwloc XML export. Objects
-//             whose source is not "hwloc*" are PMIX_ERR_NOT_SUPPORTED.
+//             text: hwloc bitmap list string ("0-3,8": ascending decimal
+//             items, indexes <= 2^20; a set beyond that or infinite does not
+//             pack) / hwloc XML export. Objects whose source is not
+//             "hwloc*" are PMIX_ERR_NOT_SUPPORTED.
 //   data buffer  u64 bytes used, u64 unpack offset, the bytes.
 //   PMIX_POINTER and PMIX_KVAL: PMIX_ERR_NOT_SUPPORTED (a pointer cannot
 //   cross processes); PMIX_UNDEF and unknown codes:
 //   PMIX_ERR_UNKNOWN_DATA_TYPE.
 //
 // Unpack safety: every read is bounds-checked against bytes_used; counts
-// are checked against the bytes left (each element takes a known minimum
-// on the wire) before anything is allocated, so memory used is at most a
-// small constant factor (< 64) of the buffer's size; values and data
-// arrays nest at most 64 deep. On any error nothing stays allocated, the
+// are checked against the bytes left (each element takes a per-type
+// minimum on the wire, TypeCodec::min_wire) before anything is allocated,
+// so memory used is at most a constant factor (< 64, the C structs being
+// fat) of the buffer's size; unpack_bounded also charges every allocation
+// to its budget first, which bounds it absolutely. Values with an inner
+// size are validated: a cpuset names at most 2^20 CPUs in ascending
+// decimal items (no hex, signs or infinite ranges), so that nothing that
+// unpacks can make a later print or copy loop without bound. Values and
+// data arrays nest at most 64 deep. On any error nothing stays allocated, the
 // caller's storage is untouched and unpack_ptr is unchanged.
 // Statuses: truncated data PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER (also
 // for an empty buffer), a group of another type PMIX_ERR_PACK_MISMATCH,

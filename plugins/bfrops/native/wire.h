@@ -4,7 +4,9 @@
 //
 // Reader contract: every read checks the bytes left first and fails with
 // PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER without moving; allocations are
-// made only after the bytes that justify them are known to be present.
+// made only after the bytes that justify them are known to be present,
+// and only after Charge() accepted their size (PMIX_ERR_OUT_OF_RESOURCE
+// when a bounded unpack's budget is spent).
 // Both track the nesting depth of values and data arrays (kMaxDepth).
 #ifndef PMIXX_PLUGINS_BFROPS_NATIVE_WIRE_H
 #define PMIXX_PLUGINS_BFROPS_NATIVE_WIRE_H
@@ -22,6 +24,9 @@ namespace pmix::bfrops::native {
 constexpr int kMaxDepth = 64;
 // The length that marks a NULL string or argv.
 constexpr uint32_t kNullLength = 0xFFFFFFFFu;
+// What one heap allocation costs beyond its size (malloc's header and
+// rounding), charged with it so that many tiny strings are not free.
+constexpr size_t kAllocOverhead = 16;
 
 class Writer {
  public:
@@ -72,9 +77,12 @@ class Writer {
 
 class Reader {
  public:
-  Reader(const char* begin, const char* end)
+  // budget: the bytes the values may take (nullptr: unbounded); lowered
+  // by every Charge().
+  Reader(const char* begin, const char* end, size_t* budget = nullptr)
       : p_(reinterpret_cast<const uint8_t*>(begin)),
-        end_(reinterpret_cast<const uint8_t*>(end)) {}
+        end_(reinterpret_cast<const uint8_t*>(end)),
+        budget_(budget) {}
 
   size_t left() const { return static_cast<size_t>(end_ - p_); }
   const char* position() const { return reinterpret_cast<const char*>(p_); }
@@ -112,6 +120,20 @@ class Reader {
   bool Enter() { return ++depth_ <= kMaxDepth; }
   void Leave() { --depth_; }
 
+  // Accounts for an allocation of `bytes` about to be made; call it before
+  // allocating. PMIX_ERR_OUT_OF_RESOURCE when the budget cannot cover it.
+  pmix_status_t Charge(size_t bytes) {
+    if (budget_ == nullptr) return PMIX_SUCCESS;
+    if (bytes > *budget_ || kAllocOverhead > *budget_ - bytes) return PMIX_ERR_OUT_OF_RESOURCE;
+    *budget_ -= bytes + kAllocOverhead;
+    return PMIX_SUCCESS;
+  }
+  // n elements of `size` bytes each, as one allocation.
+  pmix_status_t ChargeArray(size_t n, size_t size) {
+    if (size != 0 && n > SIZE_MAX / size) return PMIX_ERR_OUT_OF_RESOURCE;
+    return Charge(n * size);
+  }
+
  private:
   template <class T>
   pmix_status_t Le(T* v, int width) {
@@ -126,6 +148,7 @@ class Reader {
   }
   const uint8_t* p_;
   const uint8_t* end_;
+  size_t* budget_;
   int depth_ = 0;
 };
 

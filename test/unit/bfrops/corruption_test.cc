@@ -3,6 +3,7 @@
 // valgrind) or allocate more than the buffer justifies; a failed unpack
 // leaves unpack_ptr where it was.
 #include <gtest/gtest.h>
+#include <hwloc.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -162,6 +163,63 @@ TEST(NativeCorruption, AbsurdCountsFailBeforeAllocating) {
     EXPECT_EQ(c.expected, M().unpack(&buf.b, dest.data(), &n, c.type))
         << c.what << ": " << PMIx_Error_string(M().unpack(&buf.b, dest.data(), &n, c.type));
     EXPECT_EQ(buf.b.base_ptr, buf.b.unpack_ptr) << c.what;
+  }
+}
+
+// A packed PMIX_PROC_CPUSET whose hwloc list text is `list`.
+std::string CpusetBytes(const std::string& list) {
+  return Header(PMIX_PROC_CPUSET, 1,
+                U32(5) + "hwloc" + std::string("\x01", 1) +
+                    U32(static_cast<uint32_t>(list.size())) + list);
+}
+
+// A cpuset list is only ever the ascending decimal form the codec writes:
+// hex, signs, infinite or descending ranges once let 86 bytes make a
+// 512 MiB bitmap or one that printing never finishes.
+TEST(NativeCorruption, CraftedCpusetListsAreRefused) {
+  const char* bad[] = {"0x1000000", "0xffffffff", "-1", "-5", "0-", "3-", "5-2",
+                       "0-3,2",     "4,1",        " 1", "1,,2", "1,",  "+1", "1048577",
+                       "00000001048576", "1;2", "0-1048577"};
+  for (const char* list : bad) {
+    Buf buf(CpusetBytes(list));
+    pmix_cpuset_t c;
+    std::memset(&c, 0, sizeof c);
+    int32_t n = 1;
+    EXPECT_EQ(PMIX_ERR_UNPACK_FAILURE, M().unpack(&buf.b, &c, &n, PMIX_PROC_CPUSET))
+        << "'" << list << "'";
+    EXPECT_EQ(buf.b.base_ptr, buf.b.unpack_ptr) << list;
+    if (n == 1 && c.bitmap != nullptr) PMIx_Cpuset_destruct(&c);
+  }
+  const char* good[] = {"", "0", "0-3,8,10-11", "1048576", "0-1048576", "2,3"};
+  for (const char* list : good) {
+    Buf buf(CpusetBytes(list));
+    pmix_cpuset_t c;
+    std::memset(&c, 0, sizeof c);
+    int32_t n = 1;
+    ASSERT_EQ(PMIX_SUCCESS, M().unpack(&buf.b, &c, &n, PMIX_PROC_CPUSET)) << "'" << list << "'";
+    char* text = nullptr;
+    ASSERT_GE(hwloc_bitmap_list_asprintf(&text, static_cast<hwloc_bitmap_t>(c.bitmap)), 0);
+    EXPECT_STREQ(std::string(list) == "2,3" ? "2-3" : list, text);
+    std::free(text);
+    PMIx_Cpuset_destruct(&c);
+  }
+}
+
+// A set that unpack would refuse is refused by pack too.
+TEST(NativeCorruption, UnboundedCpusetsDoNotPack) {
+  for (bool infinite : {true, false}) {
+    pmix_cpuset_t c;
+    c.source = const_cast<char*>("hwloc");
+    hwloc_bitmap_t bitmap = hwloc_bitmap_alloc();
+    if (infinite) hwloc_bitmap_fill(bitmap);
+    else hwloc_bitmap_set(bitmap, (1u << 20) + 1);
+    c.bitmap = bitmap;
+    pmix_data_buffer_t b;
+    PMIx_Data_buffer_construct(&b);
+    EXPECT_EQ(PMIX_ERR_BAD_PARAM, M().pack(&b, &c, 1, PMIX_PROC_CPUSET)) << infinite;
+    EXPECT_EQ(0u, b.bytes_used);
+    PMIx_Data_buffer_destruct(&b);
+    hwloc_bitmap_free(bitmap);
   }
 }
 
