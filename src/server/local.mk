@@ -1,6 +1,7 @@
 # src/server: the server library (PMIx_server_*), DESIGN §5.
 src_libpmix_core_la_SOURCES += \
 	src/server/server.cc src/server/server_internal.h src/server/server_state.h \
+	src/server/server_accept.cc src/server/server_accept.h \
 	src/server/server_peers.cc \
 	src/server/server_credential.cc \
 	src/server/server_self.cc src/server/server_self.h \
@@ -77,6 +78,13 @@ test_unit_server_server_misc_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_m
 # The test runs a server in-process: its dlopen'd components (gds, ptl, ...)
 # resolve the PMIx_* API against the executable, so export it.
 test_unit_server_server_misc_tests_LDFLAGS = -pthread -Wl,--export-dynamic
+# The limits a server puts on its peers, before and after the hello.
+check_PROGRAMS += test/unit/server/peer_limits_tests
+TESTS += test/unit/server/peer_limits_tests
+test_unit_server_peer_limits_tests_SOURCES = test/unit/server/peer_limits_test.cc \
+	test/unit/server/in_process_server.h test/unit/server/raw_peer.h
+test_unit_server_peer_limits_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
+test_unit_server_peer_limits_tests_LDFLAGS = -pthread -Wl,--export-dynamic
 endif
 # Allocation and monitoring through the test host (client_alloc).
 check_PROGRAMS += test/host/clients/client_alloc

@@ -16,6 +16,7 @@
 #include "src/runtime/context.h"
 #include "src/runtime/state.h"
 #include "src/server/server_connect.h"
+#include "src/server/server_accept.h"
 #include "src/server/server_group.h"
 #include "src/server/server_pset.h"
 #include "src/server/server_app_setup.h"
@@ -30,8 +31,6 @@ namespace pmix::server {
 namespace {
 
 Server* g_server = nullptr;  // progress thread only
-
-constexpr std::chrono::milliseconds kHelloTimeout{10000};
 
 // The server-wide directives of PMIx_server_init.
 Status Configure(Server& s, std::span<const pmix_info_t> info) {
@@ -61,60 +60,9 @@ Status Configure(Server& s, std::span<const pmix_info_t> info) {
   return Status();
 }
 
-void AcceptPending(Server& s, size_t index);
-
-Status StartListening(Server& s, std::span<const pmix_info_t> info) {
-  wire::Infos directives;
-  for (const auto& i : info) {
-    if (std::strncmp(i.key, PMIX_SERVER_TMPDIR, PMIX_MAX_KEYLEN) != 0)
-      PMIX_RETURN_IF_ERROR(directives.Append(i));
-  }
-  PMIX_RETURN_IF_ERROR(directives.Add(PMIX_SERVER_TMPDIR, s.tmpdir.c_str(), PMIX_STRING));
-  auto listeners = ptl::Listen(directives.view());
-  if (!listeners.ok()) return listeners.status();
-  s.listeners = std::move(*listeners);
-  runtime::ProgressEngine* engine = runtime::Engine();
-  for (size_t i = 0; i < s.listeners.size(); ++i) {
-    auto watch = engine->WatchFd(s.listeners[i].fd(), false, [i](bool, bool) {
-      if (g_server != nullptr) AcceptPending(*g_server, i);
-    });
-    if (watch == nullptr) return PMIX_ERR_OUT_OF_RESOURCE;
-    s.listen_watches.push_back(std::move(watch));
-  }
-  return Status();
-}
-
-void AcceptPending(Server& s, size_t index) {
-  for (int n = 0; n < 64; ++n) {
-    auto fd = ptl::Accept(s.listeners[index]);
-    if (!fd.ok()) return;  // WOULD_BLOCK, or an error that only concerns that socket
-    auto max = ptl::MaxMsgSize();
-    auto conn = wire::Connection::Create(*runtime::Engine(), std::move(*fd),
-                                         ptl::FrameReader(max.ok() ? *max : ptl::kDefaultMaxMsgSize),
-                                         nullptr);
-    std::weak_ptr<wire::Connection> weak = conn;
-    Status started = conn->Start(
-        [weak](ptl::Frame&& frame) {
-          auto c = weak.lock();
-          if (c && g_server != nullptr) OnHello(*g_server, c, std::move(frame));
-        },
-        [weak](Status) {
-          auto c = weak.lock();
-          if (c && g_server != nullptr) g_server->greeting.erase(c);
-        });
-    if (!started.ok()) continue;
-    // A peer that connects and says nothing is dropped after a while.
-    auto timer = runtime::Engine()->AddTimer(kHelloTimeout, [weak] {
-      auto c = weak.lock();
-      if (c) c->Close(PMIX_ERR_TIMEOUT);
-    });
-    s.greeting.emplace(conn, std::move(timer));
-  }
-}
-
 void ShutDown(Server& s) {
   RetractForkEnv();
-  s.listen_watches.clear();
+  StopAccepting(s);
   FenceShutdown(s);
   GetShutdown(s);
   EventsShutdown(s);

@@ -66,6 +66,7 @@ void Welcome(Server& s, const PeerPtr& peer, const ptl::Frame& hello) {
   record->second.peer = peer;
   record->second.departed = PMIX_SUCCESS;
   s.peers.insert(peer);
+  GrantConnectedLimits(s, *peer->conn);
   std::weak_ptr<Peer> weak = peer;
   peer->conn->SetHandlers(
       [weak](ptl::Frame&& frame) {
@@ -301,7 +302,7 @@ wire::Bytes StatusBody(const pmix_bfrops_module_t* codec, pmix_status_t status) 
 
 void OnHello(Server& s, const ConnPtr& conn, ptl::Frame&& frame) {
   ConnPtr keep = conn;
-  s.greeting.erase(conn);
+  ForgetGreeting(s, conn);
   if (frame.type != static_cast<uint16_t>(wire::Msg::kHello)) {
     conn->Close(PMIX_ERR_UNPACK_FAILURE);
     return;

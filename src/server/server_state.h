@@ -27,6 +27,7 @@
 #include "src/hwloc/share.h"
 #include "src/jobinfo/jobinfo.h"
 #include "src/runtime/progress.h"
+#include "src/server/server_accept.h"
 #include "src/server/server_iof.h"
 #include "src/wire/connection.h"
 
@@ -91,6 +92,7 @@ struct Server {
   std::map<std::shared_ptr<wire::Connection>, std::unique_ptr<runtime::ProgressEngine::Timer>>
       greeting;
   std::set<PeerPtr> admitting;    // hello accepted, waiting for the host's client_connected
+  AcceptState accept;             // the accept loop and its limits (server_accept.h)
   // PMIx_Register_attributes: the attribute names the host supports, per
   // module function (server_attributes.h).
   std::map<std::string, std::vector<std::string>, std::less<>> host_attributes;

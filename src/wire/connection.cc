@@ -97,7 +97,10 @@ void Connection::ReadSome() {
                                 std::move(fds));
       Dispatch();
       if (!fed.ok()) {
-        output::Verbose("ptl", 1, "closing a connection after a malformed frame");
+        output::PeerError("ptl", "closing a connection: %s",
+                          fed.code() == PMIX_ERR_BAD_PARAM
+                              ? "its peer sent a frame over the size limit"
+                              : "its peer sent a malformed frame header");
         Close(fed);
         return;
       }
@@ -122,7 +125,12 @@ void Connection::Dispatch() {
       pending_.erase(it);
       handler(Status(), std::move(*frame));
     } else if (on_message_) {
-      on_message_(std::move(*frame));
+      if (decode_budget_ == SIZE_MAX) {
+        on_message_(std::move(*frame));
+      } else {
+        DecodeBudget budget(decode_budget_, frame->payload);
+        on_message_(std::move(*frame));
+      }
     }
   }
 }

@@ -84,6 +84,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
     on_close_ = std::move(on_close);
   }
 
+  // Limits on what the peer may make this side hold (a server's; by
+  // default none beyond the FrameReader's bound): the largest frame
+  // payload read from now on (a larger one closes the connection), and the
+  // memory one message may take decoded while its handler runs (a
+  // wire::DecodeBudget around the message handler; SIZE_MAX for none).
+  void SetMaxFrame(size_t max_payload) { reader_.set_max_payload(max_payload); }
+  void SetDecodeBudget(size_t bytes) { decode_budget_ = bytes; }
+
   // Closes now: fails pending requests, then on_close(why). Idempotent.
   void Close(Status why);
   bool closed() const { return closed_; }
@@ -121,6 +129,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   CloseHandler on_close_;
   bool closed_ = false;
   bool broken_ = false;  // a write failed: Close() is posted
+  size_t decode_budget_ = SIZE_MAX;
 };
 
 }  // namespace pmix::wire

@@ -115,6 +115,9 @@ class FrameReader {
   size_t PartialCapacity() const { return current_.payload.capacity(); }
   size_t max_payload() const { return max_payload_; }
   size_t max_fds() const { return max_fds_; }
+  // Changes the bound for headers parsed from now on (a server raises it
+  // once a peer has authenticated).
+  void set_max_payload(size_t max_payload) { max_payload_ = max_payload; }
 
  private:
   size_t TakeHeaderBytes(std::span<const uint8_t> chunk);

@@ -20,6 +20,25 @@ const pmix_mca_param_desc_t kBaseParams[] = {
      "64 MiB holds the job-level data of jobs of ~10^5 processes and large modex blobs, "
      "and bounds the memory one peer can make the server commit",
      nullptr},
+    {"max_hello_size", PMIX_MCA_PARAM_SIZE, "8K",
+     "Largest first message (the hello) a server accepts from a peer that has not "
+     "authenticated yet; a larger one closes the connection. A hello is a few hundred bytes "
+     "(a munge credential ~0.3 KiB, a namespace <= 255 bytes), so anyone who can reach the "
+     "socket gets a few KiB of the server's memory at most",
+     nullptr},
+    {"max_decoded_size", PMIX_MCA_PARAM_SIZE, "64M",
+     "Most memory a server lets one message of a connected peer take once decoded (arrays, "
+     "strings, values); a message that would take more is refused with "
+     "PMIX_ERR_OUT_OF_RESOURCE. 64 MiB is ~60,000 infos or ~120,000 procs in one message",
+     nullptr},
+    {"max_unauthenticated", PMIX_MCA_PARAM_UNSIGNED, "256",
+     "Most connections a server holds before they have said hello and authenticated; at the "
+     "limit it accepts nothing more (the rest wait in the kernel's backlog) until one leaves",
+     nullptr},
+    {"hello_timeout", PMIX_MCA_PARAM_UNSIGNED, "10",
+     "Seconds a server waits for a new connection's hello before closing it (a client sends "
+     "its hello right after connecting)",
+     nullptr},
 };
 
 const mca::FrameworkSpec kSpec = {
@@ -72,6 +91,21 @@ Result<size_t> MaxMsgSize() {
   mca::Framework& framework = mca::GetFramework(kSpec);
   PMIX_RETURN_IF_ERROR(framework.Ensure());
   return framework.BaseParam("max_msg_size").value.size;
+}
+
+Result<Limits> PeerLimits() {
+  mca::Framework& framework = mca::GetFramework(kSpec);
+  PMIX_RETURN_IF_ERROR(framework.Ensure());
+  Limits l;
+  l.max_msg_size = framework.BaseParam("max_msg_size").value.size;
+  l.max_hello_size = framework.BaseParam("max_hello_size").value.size;
+  l.max_decoded_size = framework.BaseParam("max_decoded_size").value.size;
+  // 0 would mean a server that admits nobody: at least one, for a second.
+  l.max_unauthenticated = std::max<size_t>(
+      1, static_cast<size_t>(framework.BaseParam("max_unauthenticated").value.uinteger));
+  l.hello_timeout = std::chrono::seconds(
+      std::max<unsigned long long>(1, framework.BaseParam("hello_timeout").value.uinteger));
+  return l;
 }
 
 Result<std::vector<Listener>> Listen(std::span<const pmix_info_t> info) {

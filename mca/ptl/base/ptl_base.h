@@ -55,6 +55,21 @@ class Listener {
 // FrameReader is built with.
 Result<size_t> MaxMsgSize();
 
+// What a server grants a peer (the ptl_base_* parameters of the same names;
+// docs/security.md explains them): before its hello is accepted, frames of
+// at most max_hello_size bytes, at most max_unauthenticated such
+// connections at a time, each for at most hello_timeout; once connected,
+// frames of max_msg_size and max_decoded_size bytes of decoded values per
+// message.
+struct Limits {
+  size_t max_msg_size = kDefaultMaxMsgSize;
+  size_t max_hello_size = size_t{8} << 10;
+  size_t max_decoded_size = size_t{64} << 20;
+  size_t max_unauthenticated = 256;
+  std::chrono::milliseconds hello_timeout{10000};
+};
+Result<Limits> PeerLimits();
+
 // Asks every selected module to listen as info says (PMIX_SERVER_TMPDIR,
 // PMIX_TCP_*), in selection order. A module that declines
 // (PMIX_ERR_NOT_SUPPORTED) is skipped; any other module error is returned
