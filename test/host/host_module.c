@@ -73,8 +73,8 @@ static pmix_status_t Abort(const pmix_proc_t *proc, void *server_object, int sta
     return PMIX_OPERATION_SUCCEEDED;
 }
 
-/* The library hands us its buffer for the call's duration only: the reply
- * is a copy that the library gives back through this release function. */
+/* What we hand the library back through a modex callback is freed here when
+ * the library calls the release function. */
 static void ReleaseCopy(void *cbdata) { free(cbdata); }
 
 static int FenceNeedsPeer(const pmix_proc_t procs[], size_t nprocs) {
@@ -94,16 +94,16 @@ static pmix_status_t FenceNb(const pmix_proc_t procs[], size_t nprocs, const pmi
     host_state.fences++;
     pthread_mutex_unlock(&host_state.lock);
     HostVerbose("fence_nb over %zu procs, %zu bytes", nprocs, ndata);
-    if (FenceNeedsPeer(procs, nprocs))
-        return HostPeerFence(procs, nprocs, data, ndata, cbfunc, cbdata);
-    char *copy = NULL;
-    if (ndata > 0) {
-        copy = malloc(ndata);
-        if (!copy) return PMIX_ERR_NOMEM;
-        memcpy(copy, data, ndata);
+    /* data is ours whatever we return (the standard: the host frees it). */
+    if (FenceNeedsPeer(procs, nprocs)) {
+        pmix_status_t rc = HostPeerFence(procs, nprocs, data, ndata, cbfunc, cbdata);
+        free(data);  /* the peer link keeps its own copy */
+        return rc;
     }
-    if (cbfunc) cbfunc(PMIX_SUCCESS, copy, ndata, cbdata, ReleaseCopy, copy);
-    else free(copy);
+    /* Alone, the collective's result is our own data: handed back as is and
+     * freed by the release function when the library is done with it. */
+    if (cbfunc) cbfunc(PMIX_SUCCESS, data, ndata, cbdata, ReleaseCopy, data);
+    else free(data);
     return PMIX_SUCCESS;
 }
 
