@@ -33,6 +33,9 @@ libevent-dev libhwloc-dev zlib1g-dev libltdl-dev libmunge-dev"
 # What the test suite adds: GoogleTest, valgrind, Debian's OpenPMIx as
 # the ABI reference, and munge (munged, for the psec/munge tests).
 PMIXX_TEST_PACKAGES="libgtest-dev valgrind libpmix-dev munge"
+# What contrib/check.sh's hardening build adds: clang and its sanitizer and
+# libFuzzer runtimes (gcc's ASan/UBSan runtimes come with build-essential).
+PMIXX_HARDEN_PACKAGES="clang libclang-rt-14-dev"
 
 # pmixx_build BUILDDIR: autogen + configure (when needed) + make; extra
 # configure arguments come from $PMIXX_CONFIGURE_ARGS. Both

@@ -4,6 +4,10 @@
 # the codec. Skipped (77) when valgrind is not installed.
 : "${top_builddir:=.}"
 bin="$top_builddir/test/unit/bfrops/bfrops_native_tests"
+if [ -n "${PMIXX_SANITIZERS:-}" ]; then
+    echo "SKIP: a -fsanitize=$PMIXX_SANITIZERS build does not run under valgrind"
+    exit 77
+fi
 if ! command -v valgrind >/dev/null 2>&1; then
     echo "SKIP: valgrind not installed"
     exit 77
