@@ -13,13 +13,16 @@
 #include "mca/ptl/base/frame_io.h"
 #include "mca/ptl/base/ptl_base.h"
 #include "pmix.h"
+#include "pmix_tool.h"
 #include "pmix_version.h"
+#include "src/client/client_link.h"
 #include "src/client/client_state.h"
 #include "src/common/api_guard.h"
 #include "src/common/info_lookup.h"
 #include "src/common/output.h"
 #include "src/common/text.h"
 #include "src/event/roles.h"
+#include "src/iof/iof_client.h"
 #include "src/jobinfo/jobinfo.h"
 #include "src/runtime/context.h"
 #include "src/runtime/state.h"
@@ -41,137 +44,21 @@ std::string Env(const char* name) {
   return v == nullptr ? "" : v;
 }
 
-// What the server sent back on connecting.
-struct Welcome {
-  const pmix_bfrops_module_t* codec = nullptr;
-  pmix_proc_t server{};
-  std::string hostname;
-  wire::Infos registration;
-  int nlocalprocs = 0;
-  std::string gds;
-};
-
-Result<Welcome> ParseWelcome(const ptl::Frame& reply) {
-  auto fields = wire::DecodeFields(reply.payload);
-  if (!fields.ok()) return fields.status();
-  if (fields->empty()) return Status(PMIX_ERR_UNPACK_FAILURE);
-  int status = std::atoi((*fields)[0].c_str());
-  if (status != PMIX_SUCCESS) return Status(status);
-  if (fields->size() < 3) return Status(PMIX_ERR_UNPACK_FAILURE);
-  Welcome w;
-  auto codec = bfrops::CodecByName((*fields)[1]);
-  if (!codec.ok()) return codec.status();
-  w.codec = *codec;
-  const std::string& body = (*fields)[2];
-  wire::Reader r(w.codec, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(body.data()),
-                                                   body.size()));
-  w.server = r.Proc();
-  w.hostname = r.String();
-  w.registration = r.InfoArray();
-  w.nlocalprocs = r.I32();
-  w.gds = r.String();
-  if (!r.status().ok()) return r.status();
-  return w;
-}
-
-struct Connected {
-  ptl::Fd fd;
-  ptl::FrameReader reader{ptl::kDefaultMaxMsgSize};
-  Welcome welcome;
-};
-
-// Connects to the first URI that answers and says hello.
-Result<Connected> ConnectToServer(const pmix_proc_t& me, const std::string& uris) {
-  auto codec = bfrops::DefaultCodec();
-  if (!codec.ok()) return codec.status();
-  const pmix_psec_module_t* psec = psec::Choose(Env("PMIX_SECURITY_MODE"));
-  if (psec == nullptr) return Status(PMIX_ERR_NOT_SUPPORTED);
-  auto cred = psec::CreateCredential(*psec, {});
-  if (!cred.ok()) return cred.status();
-  wire::Hello hello;
-  hello.version = PMIXX_VERSION;
-  hello.role = "client";
-  hello.codec = (*codec)->codec;
-  hello.psec = psec->name;
-  hello.credential.assign(cred->begin(), cred->end());
-  hello.nspace = me.nspace;
-  hello.rank = me.rank;
-  hello.pid = static_cast<uint32_t>(::getpid());
-  Status last = PMIX_ERR_UNREACH;
-  for (const auto& uri : SplitCommas(uris)) {
-    auto fd = ptl::Connect(uri, kConnectTimeout);
-    if (!fd.ok()) {
-      last = fd.status();
-      continue;
-    }
-    auto max = ptl::MaxMsgSize();
-    Connected c{std::move(*fd), ptl::FrameReader(max.ok() ? *max : ptl::kDefaultMaxMsgSize), {}};
-    ptl::Frame frame{0, static_cast<uint16_t>(wire::Msg::kHello), 1, hello.Encode()};
-    PMIX_RETURN_IF_ERROR(ptl::SendFrame(c.fd.get(), frame, kConnectTimeout));
-    auto reply = ptl::RecvFrame(c.fd.get(), c.reader, kConnectTimeout);
-    if (!reply.ok()) return reply.status();
-    auto welcome = ParseWelcome(*reply);
-    if (!welcome.ok()) return welcome.status();
-    c.welcome = std::move(*welcome);
-    return c;
-  }
-  return last;
-}
-
-// A process without a server: a job of one, on this node.
-Result<wire::Infos> SingletonJob(const std::string& hostname) {
-  wire::Infos job;
-  uint32_t one = 1;
-  PMIX_RETURN_IF_ERROR(job.Add(PMIX_JOB_SIZE, &one, PMIX_UINT32));
-  PMIX_RETURN_IF_ERROR(job.Add(PMIX_UNIV_SIZE, &one, PMIX_UINT32));
-  PMIX_RETURN_IF_ERROR(job.Add(PMIX_NODE_MAP, hostname.c_str(), PMIX_STRING));
-  PMIX_RETURN_IF_ERROR(job.Add(PMIX_PROC_MAP, "0", PMIX_STRING));
-  return job;
-}
-
 void OnServerLost(Status why);
 
 Status StartOnProgress(std::optional<Connected>& connected, const pmix_proc_t& me) {
-  auto c = std::make_unique<Client>();
-  c->myproc = me;
   Welcome* w = connected ? &connected->welcome : nullptr;
+  auto made = NewClientState(me, w);
+  if (!made.ok()) return made.status();
+  std::unique_ptr<Client> c = std::move(*made);
   if (w != nullptr) {
-    c->server = w->server;
-    c->hostname = w->hostname;
-  } else {
-    char host[256] = {};
-    ::gethostname(host, sizeof host - 1);
-    c->hostname = host;
-    c->singleton = true;
-  }
-  auto module = (w != nullptr) ? gds::ByName(w->gds) : gds::Default();
-  if (!module.ok()) module = gds::Default();
-  if (!module.ok()) return module.status();
-  auto cache = gds::Store::Create(*module);
-  if (!cache.ok()) return cache.status();
-  c->cache = std::move(*cache);
-  wire::Infos single;
-  if (w == nullptr) {
-    auto job = SingletonJob(c->hostname);
-    if (!job.ok()) return job.status();
-    single = std::move(*job);
-  }
-  auto registration = w != nullptr ? w->registration.view() : single.view();
-  auto ingested = jobinfo::Ingest(c->cache, me.nspace, w != nullptr ? w->nlocalprocs : 1,
-                                  registration, jobinfo::Context{c->hostname});
-  if (!ingested.ok()) return ingested.status();
-  if (w != nullptr) {
+    const pmix_bfrops_module_t* codec = w->codec;
     c->conn = wire::Connection::Create(*runtime::Engine(), std::move(connected->fd),
-                                       std::move(connected->reader), w->codec);
+                                       std::move(connected->reader), codec);
     PMIX_RETURN_IF_ERROR(c->conn->Start(
-        [](ptl::Frame&& frame) {
-          if (g_client != nullptr && frame.type == static_cast<uint16_t>(wire::Msg::kEvent))
-            HandleEvent(*g_client, std::move(frame));
-        },
-        OnServerLost));
+        [codec](ptl::Frame&& frame) { OnServerMessage(codec, std::move(frame)); }, OnServerLost));
   }
-  g_client = c.release();
-  g_reader_client.store(g_client, std::memory_order_release);
+  InstallClient(std::move(c));
   return Status();
 }
 
@@ -179,17 +66,6 @@ void OnServerLost(Status) {
   if (g_client == nullptr || g_client->finalizing) return;
   output::Verbose("client", 1, "lost the connection to the server");
   EventsOnServerLost(*g_client);
-}
-
-void DestroyClient() {
-  if (g_client == nullptr) return;
-  g_reader_client.store(nullptr);
-  g_client->finalizing = true;
-  PutShutdown(*g_client);
-  EventsShutdown(*g_client);
-  if (g_client->conn != nullptr) g_client->conn->Close(PMIX_ERR_INIT);
-  delete g_client;
-  g_client = nullptr;
 }
 
 // Tells the server we leave, then tears down (bounded: a silent server
@@ -215,6 +91,39 @@ void FinalizeOnProgress(std::function<void(int)> done) {
 }
 
 }  // namespace
+
+void InstallClient(std::unique_ptr<Client> c) {
+  if (c == nullptr) return DestroyClient();
+  g_client = c.release();
+  g_reader_client.store(g_client, std::memory_order_release);
+}
+
+void DestroyClient() {
+  if (g_client == nullptr) return;
+  g_reader_client.store(nullptr);
+  g_client->finalizing = true;
+  iof::ShutdownIof();
+  PutShutdown(*g_client);
+  EventsShutdown(*g_client);
+  if (g_client->conn != nullptr) g_client->conn->Close(PMIX_ERR_INIT);
+  delete g_client;
+  g_client = nullptr;
+}
+
+void MarkInitialized(const pmix_proc_t& me) {
+  g_myproc = me;
+  g_initialized.store(true);
+}
+
+void MarkFinalized() { g_initialized.store(false); }
+
+void OnServerMessage(const pmix_bfrops_module_t* codec, ptl::Frame&& frame) {
+  if (g_client == nullptr) return;
+  if (frame.type == static_cast<uint16_t>(wire::Msg::kEvent))
+    HandleEvent(*g_client, codec, std::move(frame));
+  else if (frame.type == static_cast<uint16_t>(wire::Msg::kIof))
+    iof::OnIofFrame(codec, std::move(frame));
+}
 
 Client* CurrentClient() { return g_client; }
 Client* ClientForReaders() { return g_reader_client.load(std::memory_order_acquire); }
@@ -269,7 +178,9 @@ Status Client::Send(wire::Msg type, const wire::Bytes& body) {
 
 Status Init(pmix_proc_t* proc, std::span<const pmix_info_t> info) {
   auto& count = runtime::InitCount(runtime::Role::kClient);
-  if (count.load() > 0) {
+  // A tool is a client too: PMIx_Init inside it counts as one more init.
+  bool tool = runtime::InitCount(runtime::Role::kTool).load() > 0 && g_initialized.load();
+  if (count.load() > 0 || tool) {
     ++count;
     if (proc != nullptr) *proc = g_myproc;
     return Status();
@@ -302,7 +213,8 @@ Status Init(pmix_proc_t* proc, std::span<const pmix_info_t> info) {
                                                        : runtime::ProgressEngine::Mode::kThread));
   Status status;
   if (!uris.empty() && Env("PMIX_NAMESPACE") != "") {
-    auto c = ConnectToServer(me, uris);
+    auto hello = MakeHello("client", me);
+    auto c = hello.ok() ? ConnectToServer(*hello, uris, kConnectTimeout) : Result<Connected>(hello.status());
     if (c.ok()) connected.emplace(std::move(*c));
     else status = c.status();
   }
@@ -316,8 +228,7 @@ Status Init(pmix_proc_t* proc, std::span<const pmix_info_t> info) {
     runtime::ReleaseEngine().ok();
     return status;
   }
-  g_myproc = me;
-  g_initialized.store(true);
+  MarkInitialized(me);
   ++count;
   if (proc != nullptr) *proc = me;
   return Status();
@@ -342,11 +253,16 @@ extern "C" pmix_status_t PMIx_Finalize(const pmix_info_t info[], size_t ninfo) {
   return pmix::ApiGuard("PMIx_Finalize", [&]() -> Status {
     std::lock_guard<std::mutex> lock(client::g_init_mu);
     auto& count = runtime::InitCount(runtime::Role::kClient);
-    if (count.load() <= 0) return PMIX_ERR_INIT;
+    if (count.load() <= 0) {
+      // A tool finalizing with the client call (as OpenPMIx allows).
+      if (runtime::InitCount(runtime::Role::kTool).load() > 0) return PMIx_tool_finalize();
+      return PMIX_ERR_INIT;
+    }
     runtime::ProgressEngine* engine = runtime::Engine();
     if (engine != nullptr && !engine->BlockingAllowed()) return PMIX_ERR_WOULD_BLOCK;
     if (--count > 0) return Status();
-    client::g_initialized.store(false);
+    if (runtime::InitCount(runtime::Role::kTool).load() > 0) return Status();  // the tool's to end
+    client::MarkFinalized();
     auto rc = runtime::CallBlocking<int>(client::FinalizeOnProgress);
     runtime::ReleaseEngine().ok();
     return rc.ok() ? Status() : rc.status();

@@ -24,8 +24,8 @@ bool SelfInRange(const Client& c, const event::Event& ev) {
 
 }  // namespace
 
-void HandleEvent(Client& c, ptl::Frame&& frame) {
-  wire::Reader r(c.codec(), frame.payload);
+void HandleEvent(Client& c, const pmix_bfrops_module_t* codec, ptl::Frame&& frame) {
+  wire::Reader r(codec, frame.payload);
   pmix_status_t code = r.Status();
   pmix_proc_t source = r.Proc();
   pmix_data_range_t range = PMIX_RANGE_UNDEF;

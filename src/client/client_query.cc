@@ -20,6 +20,7 @@
 #include "src/client/client_request.h"
 #include "src/client/client_state.h"
 #include "src/common/api_guard.h"
+#include "src/common/attribute_support.h"
 #include "src/runtime/context.h"
 #include "src/server/query_answers.h"
 #include "src/server/server_query.h"
@@ -47,6 +48,24 @@ bool OnlyAbiKeys(const QueryList& queries) {
   return true;
 }
 
+// PMIX_QUERY_ATTRIBUTE_SUPPORT about the library's own levels only
+// (src/common/attribute_support.h): answered here, without a server.
+bool AnswerAttributeSupport(const query::Query& q, size_t qi, size_t ki, Answers& answers) {
+  auto qual = q.qualifiers.view();
+  if (!attrs::AsksLibrary(qual) || attrs::AsksHost(qual)) return false;
+  std::vector<pmix_info_t> infos;
+  Status st = attrs::AddLibraryAnswer(qual, &infos);
+  pmix_value_t v;
+  PMIx_Value_construct(&v);
+  if (st.ok() && !infos.empty()) {
+    pmix_data_array_t array{PMIX_INFO, infos.size(), infos.data()};
+    if (PMIx_Value_load(&v, &array, PMIX_DATA_ARRAY) == PMIX_SUCCESS) answers.Answer(qi, ki, v).ok();
+  }
+  PMIx_Value_destruct(&v);
+  for (pmix_info_t& i : infos) PMIx_Info_destruct(&i);
+  return true;
+}
+
 // The library's and (in a client) the cache's answers.
 void AnswerLocally(Client* c, const QueryList& queries, Answers& answers) {
   pmix_value_t abi;
@@ -61,6 +80,8 @@ void AnswerLocally(Client* c, const QueryList& queries, Answers& answers) {
         answers.Answer(q, k, abi).ok();
         continue;
       }
+      if (key == PMIX_QUERY_ATTRIBUTE_SUPPORT && AnswerAttributeSupport(queries[q], q, k, answers))
+        continue;
       if (!use_cache || server::IsLibraryQueryKey(key)) continue;
       auto v = query::LookupInStore(c->cache, queries[q], key, c->myproc, c->hostname,
                                     PMIX_GDS_VIEW_ALL);

@@ -36,11 +36,16 @@ pmix_status_t StartInfoRequest(wire::Msg msg, BodyWriter write, ServerRunner as_
   if (engine == nullptr) return PMIX_ERR_INIT;
   Status posted = engine->Post([msg, write = std::move(write), as_server = std::move(as_server),
                                 done = std::move(done)] {
+    // A process connected to a server asks it (a launcher tool is a server
+    // too, but its requests go up); one that only serves asks its host.
+    Client* c = CurrentClient();
+    if (c != nullptr && c->conn != nullptr && !c->conn->closed())
+      return AskServer(*c, msg, write, done);
     if (server::Server* s = server::CurrentServer(); s != nullptr) {
       if (!as_server) return done(InfoReply{PMIX_ERR_NOT_SUPPORTED, {}});
       return as_server(*s, done);
     }
-    if (Client* c = CurrentClient(); c != nullptr) return AskServer(*c, msg, write, done);
+    if (c != nullptr) return AskServer(*c, msg, write, done);
     done(InfoReply{PMIX_ERR_INIT, {}});
   });
   return posted.code();

@@ -3,11 +3,12 @@
 // publish/lookup, query, log, spawn, allocation, monitoring, ...
 //
 // StartInfoRequest posts the operation to the progress thread. There, in a
-// process that is itself a server (PMIx_server_init), `as_server` runs it
-// locally (nullptr: PMIX_ERR_NOT_SUPPORTED), since its own host is the one
-// that would answer; in a client, `write` packs the body of a `msg` request
-// to the server and the reply is read as: status, then (optionally) an info
-// array. `done` runs exactly once, on the progress thread, and only when
+// client or tool connected to a server, `write` packs the body of a `msg`
+// request to the server and the reply is read as: status, then
+// (optionally) an info array; in a process that is a server and has no
+// such connection (PMIx_server_init), `as_server` runs it locally
+// (nullptr: PMIX_ERR_NOT_SUPPORTED), since its own host is the one that
+// would answer. `done` runs exactly once, on the progress thread, and only when
 // StartInfoRequest returned PMIX_SUCCESS (never before it returned).
 //
 // `write` and `as_server` run on the progress thread after the caller's

@@ -93,7 +93,9 @@ const pmix_proc_t& MyProc();
 void PostToClient(std::function<void(Client&)> fn, std::function<void(Status)> gone);
 
 // Message handlers for unsolicited frames from the server.
-void HandleEvent(Client& client, ptl::Frame&& frame);  // client_events.cc
+// `codec`: the one of the connection the frame came on.
+void HandleEvent(Client& client, const pmix_bfrops_module_t* codec,
+                 ptl::Frame&& frame);                  // client_events.cc
 // The server connection was lost (PMIX_ERR_LOST_CONNECTION event etc.).
 void EventsOnServerLost(Client& client);               // client_events.cc
 // PMIx_Finalize: drop pending state before the connection closes.

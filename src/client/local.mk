@@ -1,6 +1,7 @@
 # src/client: the client library (PMIx_Init, Put/Commit, Fence, Get, ...).
 src_libpmix_core_la_SOURCES += \
 	src/client/client.cc src/client/client_state.h \
+	src/client/client_link.cc src/client/client_link.h \
 	src/client/client_credential.cc
 # PMIx_Fence / PMIx_Fence_nb on the client.
 src_libpmix_core_la_SOURCES += src/client/client_fence.cc

@@ -3,6 +3,7 @@ src_libpmix_core_la_SOURCES = \
 	src/common/info_lookup.cc src/common/info_lookup.h \
 	src/common/text.cc src/common/text.h \
 	src/common/api_guard.h \
+	src/common/attribute_support.cc src/common/attribute_support.h \
 	src/common/argv.cc \
 	src/common/data_types.cc src/common/data_types.h \
 	src/common/generated/tables.cc \

@@ -6,7 +6,10 @@ src_libpmix_core_la_SOURCES += \
 	src/server/server_credential.cc \
 	src/server/server_self.cc src/server/server_self.h \
 	src/server/server_identity.cc src/server/server_identity.h \
-	src/server/server_registry.cc
+	src/server/server_registry.cc \
+	src/server/server_tool.cc src/server/server_tool.h \
+	src/server/server_rendezvous.cc src/server/server_rendezvous.h \
+	src/server/server_iof_peer.cc src/server/server_iof_peer.h
 # PMIx_Fence on the server (server_fence*.{h,cc}).
 src_libpmix_core_la_SOURCES += \
 	src/server/server_fence.cc src/server/server_fence.h \

@@ -25,6 +25,9 @@
 #include "src/server/server_job_control.h"
 #include "src/server/server_monitor.h"
 #include "src/server/server_topology.h"
+#include "src/server/server_rendezvous.h"
+#include "src/client/client_state.h"
+#include "src/iof/iof_client.h"
 #include "src/wire/protocol.h"
 
 namespace pmix::server {
@@ -50,6 +53,7 @@ Status Configure(Server& s, std::span<const pmix_info_t> info) {
     const char* tmp = std::getenv("TMPDIR");
     s.system_tmpdir = (tmp != nullptr && *tmp == '/') ? tmp : "/tmp";
   }
+  ConfigureTools(s, info);
   s.tmpdir = InfoString(info, PMIX_SERVER_TMPDIR).value_or("");
   if (s.tmpdir.empty()) {
     std::string pattern = s.system_tmpdir + "/pmixx-server.XXXXXX";
@@ -62,6 +66,7 @@ Status Configure(Server& s, std::span<const pmix_info_t> info) {
 
 void ShutDown(Server& s) {
   RetractForkEnv();
+  RemoveRendezvousFiles(s);
   StopAccepting(s);
   FenceShutdown(s);
   GetShutdown(s);
@@ -72,6 +77,7 @@ void ShutDown(Server& s) {
   GroupShutdown(s);
   PsetShutdown(s);
   AppSetupShutdown();
+  if (client::CurrentClient() == nullptr) iof::ShutdownIof();  // in-process pulls
   auto peers = s.peers;
   for (const auto& peer : peers) {
     peer->finalized = true;  // no client_finalized upcall during shutdown
@@ -136,6 +142,7 @@ Status InitOnProgress(const pmix_server_module_t* module, std::span<const pmix_i
   s->store = std::move(*store);
   PMIX_RETURN_IF_ERROR(SetupTopology(*s, info));
   Status listening = StartListening(*s, info);
+  if (listening.ok()) listening = WriteRendezvousFiles(*s);
   if (!listening.ok()) {
     TopologyShutdown(*s);
     if (s->own_tmpdir) ::rmdir(s->tmpdir.c_str());

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <span>
+#include <string>
 
 #include "src/event/event.h"
 #include "src/server/server_state.h"
@@ -17,6 +18,25 @@ bool ServerInitialized();
 
 // The first frame of an accepted connection: the peer's hello.
 void OnHello(Server& server, const std::shared_ptr<wire::Connection>& conn, ptl::Frame&& frame);
+
+// The admission steps every role shares (server_peers.cc; a tool's own
+// steps are in server_tool.cc):
+// refuses a hello: the status goes back (best effort: a small frame on a
+// fresh socket) and the connection is closed;
+void RefuseHello(const std::shared_ptr<wire::Connection>& conn, const ptl::Frame& hello,
+                 pmix_status_t status, const char* why);
+// whether a peer may use this psec module here: a selected one, "none"
+// only when it is the first choice (else anyone could claim it);
+bool AcceptablePsec(const std::string& psec);
+// an admitted peer goes live: its messages are routed, its loss handled,
+// it joins Server::peers;
+void ActivatePeer(Server& server, const std::shared_ptr<Peer>& peer);
+// the welcome: the body every role gets (server, hostname, its job's
+// registration or none, local procs, gds), which a role may extend, then
+// sent as the hello's reply; the events cached for it follow.
+void WriteWelcome(const Server& server, const Peer& peer, wire::Writer& w);
+void SendWelcome(Server& server, const std::shared_ptr<Peer>& peer, const ptl::Frame& hello,
+                 wire::Writer& w);
 
 // The environment PMIx_server_setup_fork gives every client (besides its
 // own name), built once the server listens: setup_fork reads it without

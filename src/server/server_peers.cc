@@ -16,11 +16,13 @@
 #include "src/server/server_group.h"
 #include "src/server/server_fabric.h"
 #include "src/server/server_internal.h"
+#include "src/server/server_iof_peer.h"
 #include "src/server/server_job_control.h"
 #include "src/server/server_log.h"
 #include "src/server/server_publish.h"
 #include "src/server/server_query.h"
 #include "src/server/server_spawn.h"
+#include "src/server/server_tool.h"
 #include "src/wire/protocol.h"
 
 namespace pmix::server {
@@ -28,9 +30,17 @@ namespace {
 
 using ConnPtr = std::shared_ptr<wire::Connection>;
 
-// Refuses a hello: the status goes back (best effort: a small frame on a
-// fresh socket) and the connection is closed.
 void Refuse(const ConnPtr& conn, const ptl::Frame& hello, pmix_status_t status, const char* why) {
+  RefuseHello(conn, hello, status, why);
+}
+
+void Dispatch(Server& s, const PeerPtr& peer, ptl::Frame&& frame);
+void PeerLost(Server& s, const PeerPtr& peer);
+
+}  // namespace
+
+void RefuseHello(const ConnPtr& conn, const ptl::Frame& hello, pmix_status_t status,
+                 const char* why) {
   output::Verbose("server", 1, "refusing a connection: %s (%s)", why, PMIx_Error_string(status));
   ptl::Frame reply;
   reply.flags = wire::kFlagReply;
@@ -41,9 +51,7 @@ void Refuse(const ConnPtr& conn, const ptl::Frame& hello, pmix_status_t status, 
   conn->Close(status);
 }
 
-// The psec modules a client may use here: the selected ones, "none" only
-// when it is the first choice (else anyone could claim it).
-bool Acceptable(const std::string& psec) {
+bool AcceptablePsec(const std::string& psec) {
   auto names = psec::SelectedNames();
   if (!names.ok()) return false;
   for (size_t i = 0; i < names->size(); ++i) {
@@ -52,19 +60,7 @@ bool Acceptable(const std::string& psec) {
   return false;
 }
 
-void Dispatch(Server& s, const PeerPtr& peer, ptl::Frame&& frame);
-void PeerLost(Server& s, const PeerPtr& peer);
-
-void Welcome(Server& s, const PeerPtr& peer, const ptl::Frame& hello) {
-  s.admitting.erase(peer);
-  if (peer->conn->closed()) return;
-  auto record = peer->ns->clients.find(peer->proc.rank);
-  if (record == peer->ns->clients.end() || record->second.peer != nullptr) {
-    Refuse(peer->conn, hello, PMIX_ERR_NOT_FOUND, "client deregistered or connected meanwhile");
-    return;
-  }
-  record->second.peer = peer;
-  record->second.departed = PMIX_SUCCESS;
+void ActivatePeer(Server& s, const PeerPtr& peer) {
   s.peers.insert(peer);
   GrantConnectedLimits(s, *peer->conn);
   std::weak_ptr<Peer> weak = peer;
@@ -77,10 +73,20 @@ void Welcome(Server& s, const PeerPtr& peer, const ptl::Frame& hello) {
         auto p = weak.lock();
         if (p && CurrentServer() != nullptr) PeerLost(*CurrentServer(), p);
       });
+}
+
+void WriteWelcome(const Server& s, const Peer& peer, wire::Writer& w) {
   auto gds_module = s.store.module();
-  wire::Writer w(peer->conn->codec());
-  w.Proc(s.myproc).Str(s.hostname).InfoArray(peer->ns->registration.view());
-  w.I32(peer->ns->nlocalprocs).Str(gds_module != nullptr ? gds_module->name : "hash");
+  if (peer.ns != nullptr) {
+    w.Proc(s.myproc).Str(s.hostname).InfoArray(peer.ns->registration.view());
+    w.I32(peer.ns->nlocalprocs);
+  } else {
+    w.Proc(s.myproc).Str(s.hostname).InfoArray({}).I32(0);
+  }
+  w.Str(gds_module != nullptr ? gds_module->name : "hash");
+}
+
+void SendWelcome(Server& s, const PeerPtr& peer, const ptl::Frame& hello, wire::Writer& w) {
   auto body = w.Take();
   if (!body.ok()) {
     peer->conn->Close(body.status());
@@ -89,6 +95,24 @@ void Welcome(Server& s, const PeerPtr& peer, const ptl::Frame& hello) {
   std::string text(body->begin(), body->end());
   peer->conn->Reply(hello, wire::EncodeFields({"0", peer->conn->codec()->codec, text})).ok();
   EventsOnPeerConnected(s, peer);  // the events it missed (§10.1: the server caches them)
+}
+
+namespace {
+
+void Welcome(Server& s, const PeerPtr& peer, const ptl::Frame& hello) {
+  s.admitting.erase(peer);
+  if (peer->conn->closed()) return;
+  auto record = peer->ns->clients.find(peer->proc.rank);
+  if (record == peer->ns->clients.end() || record->second.peer != nullptr) {
+    Refuse(peer->conn, hello, PMIX_ERR_NOT_FOUND, "client deregistered or connected meanwhile");
+    return;
+  }
+  record->second.peer = peer;
+  record->second.departed = PMIX_SUCCESS;
+  ActivatePeer(s, peer);
+  wire::Writer w(peer->conn->codec());
+  WriteWelcome(s, *peer, w);
+  SendWelcome(s, peer, hello, w);
 }
 
 struct ConnectedCtx {
@@ -166,7 +190,7 @@ PeerPtr Admit(Server& s, const ConnPtr& conn, const ptl::Frame& frame, const wir
     Refuse(conn, frame, PMIX_EXISTS, "that client is already connected");
     return nullptr;
   }
-  if (!Acceptable(h.psec)) {
+  if (!AcceptablePsec(h.psec)) {
     Refuse(conn, frame, PMIX_ERR_NOT_SUPPORTED, "security mode not offered");
     return nullptr;
   }
@@ -213,7 +237,8 @@ ReplyCtx* NewReplyCtx(const PeerPtr& peer, const ptl::Frame& frame) {
 void HandleFinalize(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   peer->finalized = true;
   pmix_status_t rc = PMIX_OPERATION_SUCCEEDED;
-  if (s.module.client_finalized != nullptr) {
+  // A tool is no registered client of the host: it is not told.
+  if (s.module.client_finalized != nullptr && !peer->is_tool) {
     ReplyCtx* ctx = NewReplyCtx(peer, frame);
     rc = s.module.client_finalized(&peer->proc, peer->server_object, ReplyWithStatus, ctx);
     if (rc == PMIX_SUCCESS) return;
@@ -268,6 +293,7 @@ void Dispatch(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
     case wire::Msg::kQuery: return HandleQuery(s, peer, std::move(frame));
     case wire::Msg::kLog: return HandleLog(s, peer, std::move(frame));
     case wire::Msg::kGroup: return HandleGroup(s, peer, std::move(frame));
+    case wire::Msg::kIof: return HandleIof(s, peer, std::move(frame));
     default:
       peer->conn->Reply(frame, StatusBody(peer->conn->codec(), PMIX_ERR_NOT_SUPPORTED)).ok();
   }
@@ -275,8 +301,9 @@ void Dispatch(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
 
 void PeerLost(Server& s, const PeerPtr& peer) {
   if (s.peers.erase(peer) == 0) return;
-  auto record = peer->ns->clients.find(peer->proc.rank);
-  if (record != peer->ns->clients.end() && record->second.peer == peer) {
+  auto record = peer->ns != nullptr ? peer->ns->clients.find(peer->proc.rank)
+                                    : decltype(peer->ns->clients.end()){};
+  if (peer->ns != nullptr && record != peer->ns->clients.end() && record->second.peer == peer) {
     record->second.peer = nullptr;
     record->second.departed = peer->finalized ? PMIX_ERR_NOT_FOUND : PMIX_ERR_PROC_TERM_WO_SYNC;
   }
@@ -289,6 +316,8 @@ void PeerLost(Server& s, const PeerPtr& peer) {
   JobControlOnPeerLost(s, peer);
   ConnectOnPeerLost(s, peer);
   GroupOnPeerLost(s, peer);
+  IofOnPeerLost(s, peer);
+  ToolsOnPeerLost(s, peer);
 }
 
 }  // namespace
@@ -315,6 +344,11 @@ void OnHello(Server& s, const ConnPtr& conn, ptl::Frame&& frame) {
   // Until the host agrees, the peer's messages (none expected) are ignored
   // and its loss only drops it.
   conn->SetHandlers([](ptl::Frame&&) {}, [](Status) {});
+  if (hello->role == "tool") return AdmitTool(s, conn, frame, *hello);
+  if (hello->role != "client") {
+    Refuse(conn, frame, PMIX_ERR_NOT_SUPPORTED, "unknown role");
+    return;
+  }
   PeerPtr peer = Admit(s, conn, frame, *hello);
   if (peer != nullptr) AskHost(s, peer, frame);
 }

@@ -11,6 +11,7 @@
 
 #include "mca/pnet/base/pnet_base.h"
 #include "pmix.h"
+#include "src/common/attribute_support.h"
 #include "src/common/info_lookup.h"
 #include "src/server/server_attributes.h"
 #include "src/server/server_group.h"
@@ -237,6 +238,13 @@ gds::ValuePtr AttributeSupport(Server& s, const pmix_proc_t&, const query::Query
     return nullptr;
   const pmix_info_t* attrs = FindInfo(q.qualifiers.view(), PMIX_HOST_ATTRIBUTES);
   if (attrs != nullptr && !AddHostAttributes(out, *attrs).ok()) return nullptr;
+  std::vector<pmix_info_t> library;  // the library's own levels (attribute_support.h)
+  Status lib = attrs::AddLibraryAnswer(q.qualifiers.view(), &library);
+  for (const pmix_info_t& i : library) {
+    if (lib.ok()) lib = out.Append(i);
+  }
+  for (pmix_info_t& i : library) PMIx_Info_destruct(&i);
+  if (!lib.ok()) return nullptr;
   return out.size() == 0 ? nullptr : ArrayValue(InfoArray(out));
 }
 

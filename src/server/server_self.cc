@@ -54,7 +54,8 @@ Answer Lookup(const Server& s, const pmix_proc_t& proc, const std::string& key) 
 }  // namespace
 
 bool ServerOnly() {
-  return ServerInitialized() && runtime::InitCount(runtime::Role::kClient).load() == 0;
+  return ServerInitialized() && runtime::InitCount(runtime::Role::kClient).load() == 0 &&
+         runtime::InitCount(runtime::Role::kTool).load() == 0;
 }
 
 Status StoreInternal(const pmix_proc_t& proc, std::shared_ptr<wire::Infos> kv) {

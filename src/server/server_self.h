@@ -16,7 +16,8 @@
 
 namespace pmix::server {
 
-// True when the process holds the server role and no client role.
+// True when the process holds the server role and neither the client nor
+// the tool role.
 bool ServerOnly();
 
 // Stores kv (one info) under proc in the server's store (PROC realm,

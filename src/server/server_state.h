@@ -29,6 +29,7 @@
 #include "src/runtime/progress.h"
 #include "src/server/server_accept.h"
 #include "src/server/server_iof.h"
+#include "src/server/server_tool.h"
 #include "src/wire/connection.h"
 
 namespace pmix::server {
@@ -103,6 +104,8 @@ struct Server {
   IofRegistry iof;
   // The node topology shared with clients, when it is (server_topology.h).
   std::unique_ptr<hwloc::SharedTopology> shared_topology;
+  // Tool support, connected tools, rendezvous files (server_tool.h).
+  ToolSupport tools;
 
   Namespace* FindNamespace(std::string_view nspace);
   // The connected peer for proc, or nullptr.

@@ -27,11 +27,14 @@ bin_PROGRAMS += src/tools/pmixrun/pmixrun
 src_tools_pmixrun_pmixrun_SOURCES = \
 	src/tools/pmixrun/children.cc src/tools/pmixrun/children.h \
 	src/tools/pmixrun/host_module.cc src/tools/pmixrun/host_module.h \
+	src/tools/pmixrun/host_tools.cc src/tools/pmixrun/host_tools.h \
+	src/tools/pmixrun/iof_forward.cc src/tools/pmixrun/iof_forward.h \
 	src/tools/pmixrun/job_info.cc src/tools/pmixrun/job_info.h \
 	src/tools/pmixrun/op_wait.h \
 	src/tools/pmixrun/options.cc src/tools/pmixrun/options.h \
 	src/tools/pmixrun/pmixrun.cc \
 	src/tools/pmixrun/runner.cc src/tools/pmixrun/runner.h \
+	src/tools/pmixrun/stdin_feed.cc src/tools/pmixrun/stdin_feed.h \
 	src/tools/pmixrun/wakeup.cc src/tools/pmixrun/wakeup.h
 # Publish/lookup datastore (h1).
 src_tools_pmixrun_pmixrun_SOURCES += \
@@ -55,3 +58,4 @@ src_tools_pmixrun_pmixrun_SOURCES += \
 	src/tools/pmixrun/host_job_control.cc src/tools/pmixrun/host_job_control.h
 src_tools_pmixrun_pmixrun_LDADD = src/libpmix.la -lhwloc
 src_tools_pmixrun_pmixrun_LDFLAGS = -pthread
+

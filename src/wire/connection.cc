@@ -48,6 +48,7 @@ Status Connection::SendWithFds(uint16_t type, uint32_t tag, const Bytes& payload
   if (!header.ok()) return header.status();
   Bytes frame(header->begin(), header->end());
   frame.insert(frame.end(), payload.begin(), payload.end());
+  queued_ += frame.size();
   out_.push_back(Outgoing{std::move(frame), std::move(fds)});
   if (out_.size() == 1) WriteSome();  // try at once; the rest waits for POLLOUT
   return (closed_ || broken_) ? Status(PMIX_ERR_LOST_CONNECTION) : Status();
@@ -69,6 +70,8 @@ void Connection::Close(Status why) {
   watch_.reset();
   fd_.Reset();
   out_.clear();
+  queued_ = 0;
+  RunDrainWaiters();
   auto pending = std::move(pending_);
   pending_.clear();
   for (auto& [tag, handler] : pending) handler(PMIX_ERR_LOST_CONNECTION, ptl::Frame{});
@@ -151,6 +154,7 @@ void Connection::WriteSome() {
       // iterating over peers must not see them vanish under it).
       out_.clear();
       out_offset_ = 0;
+      queued_ = 0;
       broken_ = true;
       std::weak_ptr<Connection> weak = weak_from_this();
       if (!engine_.Post([weak] {
@@ -161,16 +165,38 @@ void Connection::WriteSome() {
       return;
     }
     out_offset_ += static_cast<size_t>(n);
+    queued_ -= static_cast<size_t>(n);
     if (out_offset_ == front.bytes.size()) {
       out_.pop_front();
       out_offset_ = 0;
     }
   }
+  RunDrainWaiters();
   bool want = !out_.empty();
   if (want != want_write_ && watch_ != nullptr) {
     want_write_ = want;
     watch_->SetWantWrite(want);
   }
+}
+
+void Connection::WhenDrained(size_t bytes, std::function<void()> fn) {
+  if (closed_ || broken_ || queued_ <= bytes) return fn();
+  drain_waiters_.emplace_back(bytes, std::move(fn));
+}
+
+void Connection::RunDrainWaiters() {
+  if (drain_waiters_.empty()) return;
+  std::vector<std::function<void()>> ready;
+  for (auto it = drain_waiters_.begin(); it != drain_waiters_.end();) {
+    if (queued_ <= it->first) {
+      ready.push_back(std::move(it->second));
+      it = drain_waiters_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  auto self = shared_from_this();  // a waiter may drop the last owner
+  for (auto& fn : ready) fn();
 }
 
 }  // namespace pmix::wire

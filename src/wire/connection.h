@@ -29,6 +29,8 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <utility>
+#include <vector>
 #include <memory>
 #include <vector>
 
@@ -92,6 +94,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void SetMaxFrame(size_t max_payload) { reader_.set_max_payload(max_payload); }
   void SetDecodeBudget(size_t bytes) { decode_budget_ = bytes; }
 
+  // Back-pressure (a sender that must not queue without bound, e.g.
+  // forwarded output): the bytes queued and not yet written, and `fn` run
+  // once, on the progress thread, when at most `bytes` are left queued or
+  // the connection closed (at once when that is so already).
+  size_t queued_bytes() const { return queued_; }
+  void WhenDrained(size_t bytes, std::function<void()> fn);
+
   // Closes now: fails pending requests, then on_close(why). Idempotent.
   void Close(Status why);
   bool closed() const { return closed_; }
@@ -109,6 +118,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void ReadSome();
   void Dispatch();
   void WriteSome();
+  void RunDrainWaiters();
 
   runtime::ProgressEngine& engine_;
   ptl::Fd fd_;
@@ -122,6 +132,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool can_pass_fds_ = false;
   std::deque<Outgoing> out_;
   size_t out_offset_ = 0;
+  size_t queued_ = 0;  // bytes of out_ not yet written
+  std::vector<std::pair<size_t, std::function<void()>>> drain_waiters_;
   bool want_write_ = false;
   uint32_t next_tag_ = 1;
   std::map<uint32_t, ReplyHandler> pending_;

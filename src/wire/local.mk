@@ -4,7 +4,8 @@ src_libpmix_core_la_SOURCES += \
 	src/wire/buffer.cc src/wire/buffer.h \
 	src/wire/connection.cc src/wire/connection.h \
 	src/wire/proc_data.cc src/wire/proc_data.h \
-	src/wire/protocol.cc src/wire/protocol.h
+	src/wire/protocol.cc src/wire/protocol.h \
+	src/wire/rendezvous.cc src/wire/rendezvous.h
 
 if HAVE_GTEST
 check_PROGRAMS += test/unit/wire/wire_tests
@@ -13,6 +14,7 @@ test_unit_wire_wire_tests_SOURCES = \
 	test/unit/wire/protocol_test.cc \
 	test/unit/wire/connection_test.cc \
 	test/unit/wire/buffer_limits_test.cc
+	test/unit/wire/rendezvous_test.cc
 test_unit_wire_wire_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
 test_unit_wire_wire_tests_LDFLAGS = -pthread
 endif

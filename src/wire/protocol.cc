@@ -52,7 +52,7 @@ Result<std::vector<std::string>> DecodeFields(std::span<const uint8_t> bytes) {
 
 Bytes Hello::Encode() const {
   return EncodeFields({protocol, version, role, codec, psec, credential, nspace,
-                       std::to_string(rank), std::to_string(pid)});
+                       std::to_string(rank), std::to_string(pid), info});
 }
 
 Result<Hello> Hello::Decode(std::span<const uint8_t> bytes) {
@@ -69,6 +69,7 @@ Result<Hello> Hello::Decode(std::span<const uint8_t> bytes) {
   h.credential = f[5];
   h.nspace = f[6];
   if (!ParseU32(f[7], &h.rank) || !ParseU32(f[8], &h.pid)) return Status(PMIX_ERR_UNPACK_FAILURE);
+  if (f.size() > 9) h.info = f[9];
   if (h.nspace.size() > PMIX_MAX_NSLEN || std::memchr(h.nspace.data(), 0, h.nspace.size()))
     return Status(PMIX_ERR_BAD_PARAM);
   return h;

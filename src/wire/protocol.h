@@ -65,13 +65,16 @@ Result<std::vector<std::string>> DecodeFields(std::span<const uint8_t> bytes);
 struct Hello {
   std::string protocol = kProtocol;
   std::string version;   // the library's version string
-  std::string role;      // "client" or "tool"
+  std::string role;      // "client" or "tool" (src/server/server_tool.h)
   std::string codec;     // bfrops codec name the client speaks
   std::string psec;      // the psec module its credential is from
   std::string credential;
   std::string nspace;
   uint32_t rank = 0;
   uint32_t pid = 0;
+  // A tool's PMIx_tool_init directives, packed with `codec` as an info
+  // array (empty: none). Optional on the wire (a 9-field hello has none).
+  std::string info;
 
   Bytes Encode() const;
   static Result<Hello> Decode(std::span<const uint8_t> bytes);

@@ -39,6 +39,11 @@ typedef struct {
     int connected1_only;   /* set only the v1 client_connected upcall */
     int extra_nspace;      /* register a second namespace <nspace>-x (2 procs, none here) */
     const char *without_upcalls; /* --without-upcalls: optional upcalls left NULL (allocate,monitor) */
+    int tool_support;      /* --tool-support: tools may connect (tool + session rendezvous files) */
+    int system_support;    /* --system-support: also the system rendezvous file */
+    const char *tool_upcall; /* --tool-upcall none|same-uid|any-uid (default same-uid) */
+    const char *tool_cmd;  /* --tool CMD: a tool process run beside the clients */
+    const char *report_uri; /* --report-uri FILE: PMIX_TCP_REPORT_URI */
     int verbose;
     char **client_argv;    /* points into argv */
     /* Internal, set when this process is the peer (second node). */
@@ -67,6 +72,10 @@ typedef struct {
     int status[HOST_MAX_PROCS];
     int finalized_rank[HOST_MAX_PROCS];
     volatile int kill_job;  /* set by the abort upcall */
+    int tools;              /* tool_connected upcalls that admitted a tool */
+    int tools_refused;      /* ... and refused one */
+    pid_t tool_pid;         /* --tool */
+    int tool_status;
     int connects;           /* connect / disconnect / spawn upcalls */
     int disconnects;
     int spawns;
@@ -95,6 +104,17 @@ void HostFillModule(pmix_server_module_t *module);
 int HostWaitFlag(volatile int *flag, int timeout_ms);
 /* Set *flag under the lock and wake waiters. */
 void HostSetFlag(volatile int *flag);
+
+/* Tools (host_tool.c): the tool_connected upcall (admits tools of the
+ * host's uid unless --tool-upcall any-uid, names those without an id
+ * "<nspace>-tool-<n>"), and the --tool process: started after the clients
+ * with the server's whereabouts in its environment (PMIXX_TEST_*), waited
+ * for after them; it must exit 0. */
+void HostToolConnected(pmix_info_t *info, size_t ninfo, pmix_tool_connection_cbfunc_t cbfunc,
+                       void *cbdata);
+int HostLaunchTool(void);
+int HostWaitTool(void);  /* 0 when it exited 0 (or there is none) */
+void HostKillTool(void);
 
 /* Registration and launch (host_launch.c). Return 0 on success. */
 int HostRegisterJob(void);

@@ -383,4 +383,6 @@ void HostFillModule(pmix_server_module_t *module) {
     if (!strstr(without, "connect")) module->disconnect = Disconnect;
     if (!strstr(without, "spawn")) module->spawn = Spawn;
     if (!strstr(without, "group")) module->group = Group;
+    if (host_opts.tool_upcall == NULL || strcmp(host_opts.tool_upcall, "none") != 0)
+        module->tool_connected = HostToolConnected;
 }

@@ -11,7 +11,8 @@ PMIXX_TEST_HOST_LINK = -no-install -pthread
 check_PROGRAMS += test/host/pmix_test_host
 test_host_pmix_test_host_SOURCES = \
 	test/host/pmix_test_host.c test/host/host.h \
-	test/host/host_module.c test/host/host_launch.c test/host/host_peer.c
+	test/host/host_module.c test/host/host_launch.c test/host/host_peer.c \
+	test/host/host_tool.c
 test_host_pmix_test_host_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 test_host_pmix_test_host_LDADD = src/libpmix.la
 test_host_pmix_test_host_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
@@ -86,3 +87,18 @@ test_host_clients_client_group_LDADD = src/libpmix.la
 test_host_clients_client_group_LDFLAGS = -no-install -pthread
 TESTS += test/integration/group.sh
 EXTRA_DIST += test/integration/group.sh
+
+# Tools against the test host (issue 11): the tool program, the job process
+# it releases, and the script running every connection mode.
+check_PROGRAMS += test/host/clients/client_tool_peer test/host/clients/tool_connect
+test_host_clients_client_tool_peer_SOURCES = test/host/clients/client_tool_peer.c \
+	test/host/clients/client_util.h test/host/clients/tool_util.h
+test_host_clients_client_tool_peer_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
+test_host_clients_client_tool_peer_LDADD = src/libpmix.la
+test_host_clients_client_tool_peer_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
+test_host_clients_tool_connect_SOURCES = test/host/clients/tool_connect.c test/host/clients/tool_util.h
+test_host_clients_tool_connect_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
+test_host_clients_tool_connect_LDADD = src/libpmix.la
+test_host_clients_tool_connect_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
+TESTS += test/integration/tool.sh
+EXTRA_DIST += test/integration/tool.sh

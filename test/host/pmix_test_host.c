@@ -43,6 +43,11 @@ static const char kUsage[] =
     "  --without-upcalls L  leave these optional upcalls NULL (L: allocate,monitor,\n"
     "                       connect (= connect and disconnect),spawn,group)\n"
     "  --extra-nspace       also register <nspace>-x: 2 procs, none on this node\n"
+    "  --tool-support       tools may connect (tool and session rendezvous files)\n"
+    "  --system-support     ... and the system rendezvous file (in --tmpdir)\n"
+    "  --tool-upcall P      tool_connected admits: same-uid (default), any-uid; none: no upcall\n"
+    "  --tool CMD           run the tool CMD (split on spaces) beside the clients; it must exit 0\n"
+    "  --report-uri FILE    the server writes its URI to FILE (PMIX_TCP_REPORT_URI)\n"
     "  -v                   verbose\n"
     "Client exit codes: 0 ok, 2 PMIx_Init failed, anything else a failure.\n";
 
@@ -143,6 +148,16 @@ static int ParseOptions(int argc, char **argv) {
             host_opts.connected1_only = 1;
         } else if (strcmp(a, "--extra-nspace") == 0) {
             host_opts.extra_nspace = 1;
+        } else if (strcmp(a, "--tool-support") == 0) {
+            host_opts.tool_support = 1;
+        } else if (strcmp(a, "--system-support") == 0) {
+            host_opts.system_support = 1;
+        } else if (strcmp(a, "--tool-upcall") == 0 && i + 1 < argc) {
+            host_opts.tool_upcall = argv[++i];
+        } else if (strcmp(a, "--tool") == 0 && i + 1 < argc) {
+            host_opts.tool_cmd = argv[++i];
+        } else if (strcmp(a, "--report-uri") == 0 && i + 1 < argc) {
+            host_opts.report_uri = argv[++i];
         } else if (strcmp(a, "--without-upcalls") == 0 && i + 1 < argc) {
             host_opts.without_upcalls = argv[++i];
         } else if (strcmp(a, "-v") == 0) {
@@ -170,6 +185,7 @@ static void OnAlarm(int sig) {
     ssize_t ignored = write(2, kMsg, sizeof kMsg - 1);
     (void)ignored;
     HostKillAll();  /* only kill(), async-signal-safe */
+    HostKillTool();
     HostPeerKill();
     _exit(3);
 }
@@ -254,7 +270,7 @@ static int StartServer(void) {
     snprintf(server_ns, sizeof server_ns, "%.200s-srv%d", host_opts.nspace, host_opts.node_id);
     pmix_rank_t server_rank = (pmix_rank_t)host_opts.node_id;
     bool yes = true;
-    pmix_info_t info[6];
+    pmix_info_t info[10];
     size_t n = 0;
     PMIX_INFO_LOAD(&info[n], PMIX_SERVER_TMPDIR, host_opts.tmpdir, PMIX_STRING); ++n;
     PMIX_INFO_LOAD(&info[n], PMIX_SYSTEM_TMPDIR, host_opts.tmpdir, PMIX_STRING); ++n;
@@ -263,6 +279,16 @@ static int StartServer(void) {
     PMIX_INFO_LOAD(&info[n], PMIX_HOSTNAME, name, PMIX_STRING); ++n;
     if (host_opts.tcp) {
         PMIX_INFO_LOAD(&info[n], PMIX_SERVER_REMOTE_CONNECTIONS, &yes, PMIX_BOOL); ++n;
+    }
+    if (host_opts.tool_support && host_opts.node_id == 0) {
+        PMIX_INFO_LOAD(&info[n], PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL); ++n;
+        PMIX_INFO_LOAD(&info[n], PMIX_SERVER_SESSION_SUPPORT, &yes, PMIX_BOOL); ++n;
+    }
+    if (host_opts.system_support && host_opts.node_id == 0) {
+        PMIX_INFO_LOAD(&info[n], PMIX_SERVER_SYSTEM_SUPPORT, &yes, PMIX_BOOL); ++n;
+    }
+    if (host_opts.report_uri && host_opts.node_id == 0) {
+        PMIX_INFO_LOAD(&info[n], PMIX_TCP_REPORT_URI, host_opts.report_uri, PMIX_STRING); ++n;
     }
     pmix_status_t rc = PMIx_server_init(&module, info, n);
     for (size_t i = 0; i < n; ++i) PMIX_INFO_DESTRUCT(&info[i]);
@@ -320,12 +346,12 @@ static int CheckUpcalls(void) {
 static void PrintSummary(int bad) {
     printf("pmix_test_host node %d: nspace %s clients %d remote %d connected %d finalized %d "
            "fences %d dmodex %d aborts %d notifies %d connects %d disconnects %d spawns %d "
-           "groups %d group_failures %d group_dirs %d -> %s\n",
+           "groups %d group_failures %d group_dirs %d tools %d refused %d -> %s\n",
            host_opts.node_id, host_opts.nspace, host_opts.nprocs, host_opts.remote_procs,
            host_state.connected, host_state.finalized, host_state.fences, host_state.dmodex,
            host_state.aborts, host_state.notifies, host_state.connects, host_state.disconnects,
            host_state.spawns, host_state.groups, host_state.group_failures,
-           host_state.group_dirs, bad ? "FAIL" : "PASS");
+           host_state.group_dirs, host_state.tools, host_state.tools_refused, bad ? "FAIL" : "PASS");
     fflush(stdout);
 }
 
@@ -337,11 +363,14 @@ static int RunHost(void) {
     }
     int bad = 0;
     if (HostPeerStartReader() != 0 || HostRegisterJob() != 0 ||
-        (host_opts.extra_nspace && HostRegisterExtraJob() != 0) || HostLaunchClients() != 0) {
+        (host_opts.extra_nspace && HostRegisterExtraJob() != 0) || HostLaunchClients() != 0 ||
+        HostLaunchTool() != 0) {
         HostKillAll();
+        HostKillTool();
         bad = 1;
     }
     bad += HostWaitClients();
+    if (HostWaitTool() != 0) ++bad;
     /* Node 0 serves the peer's requests until the peer is done. */
     if (host_opts.node_id == 0 && host_opts.remote_procs > 0) {
         int peer_rc = HostPeerWait(host_opts.timeout_sec * 1000);

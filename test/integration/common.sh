@@ -39,10 +39,10 @@ build_debian() {
     flags="-std=c99 -Wall -Wextra -pedantic -I$top_srcdir -I$inc"
     link="-L$libdir -Wl,-rpath,$libdir -lpmix"
     ${CC:-cc} $flags -o "$tmp/pmix_test_host" "$src/pmix_test_host.c" "$src/host_module.c" \
-        "$src/host_launch.c" "$src/host_peer.c" $link -pthread || exit 99
+        "$src/host_launch.c" "$src/host_peer.c" "$src/host_tool.c" $link -pthread || exit 99
     # every client (others add theirs to clients/); one that does not build
     # fails only the tests that use it
-    for f in "$src"/clients/client_*.c; do
+    for f in "$src"/clients/client_*.c "$src"/clients/tool_*.c; do
         c=$(basename "$f" .c)
         ${CC:-cc} $flags -o "$tmp/$c" "$f" $link || say "WARN: $c does not build on OpenPMIx"
     done

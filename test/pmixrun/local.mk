@@ -55,6 +55,8 @@ TESTS += test/unit/pmixrun/spawn_request_tests
 test_unit_pmixrun_spawn_request_tests_SOURCES = test/unit/pmixrun/spawn_request_test.cc \
 	src/tools/pmixrun/spawn_request.cc src/tools/pmixrun/spawn_request.h \
 	src/tools/pmixrun/children.cc src/tools/pmixrun/children.h \
+	src/tools/pmixrun/iof_forward.cc src/tools/pmixrun/iof_forward.h \
+	src/tools/pmixrun/wakeup.cc src/tools/pmixrun/wakeup.h \
 	src/tools/pmixrun/job_info.cc src/tools/pmixrun/job_info.h \
 	src/tools/pmixrun/jobs.cc src/tools/pmixrun/jobs.h
 test_unit_pmixrun_spawn_request_tests_LDADD = src/libpmix.la -lgtest -lgtest_main
@@ -80,3 +82,17 @@ test_pmixrun_topo_client_LDADD = src/libpmix.la -lhwloc
 test_pmixrun_topo_client_LDFLAGS = $(PMIXX_PMIXRUN_LINK)
 TESTS += test/pmixrun/topology.sh test/pmixrun/openpmix_client.sh
 EXTRA_DIST += test/pmixrun/topology.sh test/pmixrun/openpmix_client.sh
+# Tools attached to a running pmixrun (issue 11): every connection mode,
+# forwarded output in every format, stdin pushed by a tool, 1 GiB through a
+# slow tool with bounded memory.
+check_PROGRAMS += test/pmixrun/iof_job test/pmixrun/tool_iof
+test_pmixrun_iof_job_SOURCES = test/pmixrun/iof_job.c
+test_pmixrun_iof_job_CFLAGS = $(AM_CFLAGS) -pedantic
+test_pmixrun_iof_job_LDADD = src/libpmix.la
+test_pmixrun_iof_job_LDFLAGS = $(PMIXX_PMIXRUN_LINK)
+test_pmixrun_tool_iof_SOURCES = test/pmixrun/tool_iof.c
+test_pmixrun_tool_iof_CFLAGS = $(AM_CFLAGS) -pedantic
+test_pmixrun_tool_iof_LDADD = src/libpmix.la
+test_pmixrun_tool_iof_LDFLAGS = $(PMIXX_PMIXRUN_LINK)
+TESTS += test/pmixrun/tools.sh
+EXTRA_DIST += test/pmixrun/tools.sh

@@ -48,9 +48,9 @@ void WriteTagged(const std::string& tag, int fd, std::string_view line) {
 }
 
 [[noreturn]] void ExecChild(const char* path, char* const argv[], char* const envp[],
-                            const char* cwd, int out_fd, int err_fd) {
+                            const char* cwd, int in_fd, int out_fd, int err_fd) {
   setpgid(0, 0);
-  int null_fd = open("/dev/null", O_RDONLY);
+  int null_fd = in_fd >= 0 ? in_fd : open("/dev/null", O_RDONLY);
   if (null_fd >= 0) dup2(null_fd, 0);
   dup2(out_fd, 1);
   dup2(err_fd, 2);
@@ -104,22 +104,35 @@ bool ResolveProgram(const std::string& prog, const std::string& search_path, std
 }
 
 bool StartChild(Child* child, const std::string& path, const std::vector<std::string>& argv,
-                const std::vector<std::string>& env, const std::string& cwd, std::string* error) {
-  int out[2], err[2];
+                const std::vector<std::string>& env, const std::string& cwd, bool stdin_pipe,
+                std::string* error) {
+  int out[2], err[2], in[2] = {-1, -1};
   if (pipe2(out, O_CLOEXEC) != 0) return *error = std::strerror(errno), false;
   if (pipe2(err, O_CLOEXEC) != 0) {
     *error = std::strerror(errno);
     close(out[0]), close(out[1]);
     return false;
   }
+  if (stdin_pipe && pipe2(in, O_CLOEXEC) != 0) {
+    *error = std::strerror(errno);
+    close(out[0]), close(out[1]), close(err[0]), close(err[1]);
+    return false;
+  }
   std::vector<char*> cargv = CPointers(argv), cenv = CPointers(env);
   pid_t pid = fork();
-  if (pid == 0) ExecChild(path.c_str(), cargv.data(), cenv.data(), cwd.c_str(), out[1], err[1]);
+  if (pid == 0)
+    ExecChild(path.c_str(), cargv.data(), cenv.data(), cwd.c_str(), in[0], out[1], err[1]);
   close(out[1]), close(err[1]);
+  if (in[0] >= 0) close(in[0]);
   if (pid < 0) {
     *error = std::string("fork: ") + std::strerror(errno);
     close(out[0]), close(err[0]);
+    if (in[1] >= 0) close(in[1]);
     return false;
+  }
+  if (in[1] >= 0) {
+    (void)fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
+    child->in.fd = in[1];
   }
   setpgid(pid, pid);  // also here: no window where a signal misses the group
   child->pid = pid;
@@ -128,15 +141,17 @@ bool StartChild(Child* child, const std::string& path, const std::vector<std::st
   return true;
 }
 
-void ForwardOutput(Child* child, Stream* s) {
+void ForwardOutput(const std::string& nspace, Child* child, Stream* s) {
   const bool tag = !child->tag.empty();
-  char buf[4096];
+  const pmix_iof_channel_t channel = s->target == 1 ? PMIX_FWD_STDOUT_CHANNEL : PMIX_FWD_STDERR_CHANNEL;
+  char buf[65536];
   ssize_t n;
   do {
     n = read(s->fd, buf, sizeof buf);
   } while (n < 0 && errno == EINTR);
-  if (n > 0 && !tag) return WriteAll(s->target, buf, static_cast<size_t>(n));
   if (n > 0) {
+    DeliverChunk(nspace, child->rank, channel, buf, static_cast<size_t>(n), s->in_flight);
+    if (!tag) return WriteAll(s->target, buf, static_cast<size_t>(n));
     s->pending.append(buf, static_cast<size_t>(n));
     size_t start = 0;
     for (size_t nl; (nl = s->pending.find('\n', start)) != std::string::npos; start = nl + 1)
@@ -149,6 +164,7 @@ void ForwardOutput(Child* child, Stream* s) {
   s->pending.clear();
   close(s->fd);
   s->fd = -1;
+  DeliverEnd(nspace, child->rank, channel);
 }
 
 void SignalAll(std::vector<Child>& children, int sig) {

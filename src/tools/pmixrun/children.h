@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "src/tools/pmixrun/iof_forward.h"
+
 namespace pmixrun {
 
 // One output stream of one process.
@@ -16,10 +18,20 @@ struct Stream {
   int fd = -1;          // read end of its pipe, -1 once at EOF
   int target = 1;       // where it goes: 1 stdout, 2 stderr
   std::string pending;  // a partial line, when tagging
+  // A chunk is being delivered to the server (iof_forward.h): not read meanwhile.
+  InFlight in_flight = std::make_shared<std::atomic<bool>>(false);
+};
+
+// A process's stdin when tools feed it (stdin_feed.h).
+struct Input {
+  int fd = -1;          // write end of its pipe (non-blocking), -1: none or closed
+  std::string pending;  // pushed, not yet taken by the pipe
+  bool eof = false;     // close once pending is written
 };
 
 struct Child {
   int rank = 0;
+  Input in;
   std::string tag;  // prefix of each forwarded line ("[rank] "); empty: untagged
   pid_t pid = -1;
   Stream out, err;
@@ -37,15 +49,19 @@ bool ResolveProgram(const std::string& prog, const std::string& search_path, std
 bool ResolveProgram(const std::string& prog, std::string* path, std::string* error, int* code);
 
 // Forks one process running `path` with `argv` and `env` in directory `cwd`
-// (empty: pmixrun's), its stdout and stderr on pipes, stdin from
-// /dev/null, in its own process group. A process that cannot enter `cwd`
-// says so on its stderr and exits with 127.
+// (empty: pmixrun's), its stdout and stderr on pipes, stdin from a pipe
+// (child->in.fd) when `stdin_pipe`, else from /dev/null, in its own
+// process group. A process that cannot enter `cwd` says so on its stderr
+// and exits with 127.
 bool StartChild(Child* child, const std::string& path, const std::vector<std::string>& argv,
-                const std::vector<std::string>& env, const std::string& cwd, std::string* error);
+                const std::vector<std::string>& env, const std::string& cwd, bool stdin_pipe,
+                std::string* error);
 
-// Reads what is available on `s` and writes it on (each line prefixed with
-// child->tag when that is set); at EOF closes it.
-void ForwardOutput(Child* child, Stream* s);
+// Reads what is available on `s` (one chunk) and writes it on (each line
+// prefixed with child->tag when that is set) and to the server for the
+// tools that pull it (iof_forward.h: child->rank of `nspace`); at EOF
+// closes it.
+void ForwardOutput(const std::string& nspace, Child* child, Stream* s);
 
 // Sends `sig` to the process group of every process not yet reaped.
 void SignalAll(std::vector<Child>& children, int sig);

@@ -14,6 +14,8 @@
 #include "src/tools/pmixrun/host_pubsub.h"
 #include "src/tools/pmixrun/host_query.h"
 #include "src/tools/pmixrun/host_spawn.h"
+#include "src/tools/pmixrun/host_tools.h"
+#include "src/tools/pmixrun/stdin_feed.h"
 #include "src/tools/pmixrun/wakeup.h"
 
 namespace pmixrun {
@@ -124,6 +126,8 @@ void FillModule(pmix_server_module_t* module, const std::string& nspace, int ver
   FillLogModule(module);    // log (host_query.h)
   FillGroupModule(module);  // group (host_group.h)
   FillJobControlModule(module);  // job_control (host_job_control.h)
+  FillToolModule(module, nspace, verbose);  // tool_connected (host_tools.h)
+  FillStdinModule(module);  // push_stdin (stdin_feed.h)
 }
 
 std::vector<AbortRequest> TakeAborts() {

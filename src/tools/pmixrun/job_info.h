@@ -48,6 +48,9 @@ struct JobLayout {
   std::vector<PsetSpec> psets;        // defined after registration, deleted at its end
   std::string bind_to = "none";       // PMIX_BINDTO (binding.h)
   std::vector<std::string> cpus;      // per rank: the hwloc list it is bound to ("" = unbound)
+  // Whose stdin is a pipe tools feed (PMIx_IOF_push; stdin_feed.h): a rank,
+  // PMIX_RANK_WILDCARD for all; none: /dev/null.
+  std::optional<pmix_rank_t> stdin_target;
 
   int NumProcs() const;
   // The app `rank` belongs to and the first rank of that app.

@@ -90,6 +90,11 @@ bool DefinePsets(const JobLayout& layout, std::string* error) {
   return true;
 }
 
+bool WantsStdin(const JobLayout& layout, int rank) {
+  return layout.stdin_target && (*layout.stdin_target == PMIX_RANK_WILDCARD ||
+                                 *layout.stdin_target == static_cast<pmix_rank_t>(rank));
+}
+
 std::string Tag(const Job& job, int rank) {
   if (job.primary) return "[" + std::to_string(rank) + "] ";
   return "[" + job.nspace() + "," + std::to_string(rank) + "] ";
@@ -145,7 +150,7 @@ pmix_status_t Launcher::Launch(Job* job, std::string* error) {
     std::string why;
     ScopedAffinity bound(layout.cpus[static_cast<size_t>(r)]);  // the child inherits it
     if (ClientEnv(proc, app.env, &env, &why) &&
-        StartChild(&child, app.path, app.argv, env, app.cwd, &why)) {
+        StartChild(&child, app.path, app.argv, env, app.cwd, WantsStdin(layout, r), &why)) {
       job->children.push_back(std::move(child));
       continue;
     }

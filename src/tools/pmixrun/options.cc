@@ -7,6 +7,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "pmix_common.h"
+
 namespace pmixrun {
 namespace {
 
@@ -80,9 +82,11 @@ class Parser {
     if (name == "-V" || name == "--version") return ParseOutcome::kVersion;
     if (name == "--tag-output") return out_->tag_output = true, ParseOutcome::kRun;
     if (name == "-v" || name == "--verbose") return ++out_->verbose, ParseOutcome::kRun;
+    if (name == "--system-server") return out_->system_server = true, ParseOutcome::kRun;
     std::string_view value;
     bool takes_value = name == "-n" || name == "-np" || name == "--np" || name == "--n" ||
-                       name == "-x" || name == "--timeout" || name == "--pset" || name == "--bind-to";
+                       name == "-x" || name == "--timeout" || name == "--pset" || name == "--bind-to" ||
+                       name == "--report-uri" || name == "--tool-stdin";
     if (!takes_value) return Fail("unknown option '" + std::string(arg) + "'");
     if (!Value(arg, i, &value)) return Fail("option '" + std::string(name) + "' needs a value");
     if (name == "--timeout") {
@@ -97,6 +101,18 @@ class Parser {
       if (value != "none" && value != "core" && value != "package" && value != "socket")
         return Fail("--bind-to wants none, core or package, not '" + std::string(value) + "'");
       out_->bind_to = std::string(value == "socket" ? "package" : value);
+      return ParseOutcome::kRun;
+    }
+    if (name == "--tool-stdin") {
+      int rank = 0;
+      if (value == "all") out_->tool_stdin = PMIX_RANK_WILDCARD;
+      else if (ParseInt(value, 0, kMaxProcs - 1, &rank)) out_->tool_stdin = static_cast<uint32_t>(rank);
+      else return Fail("--tool-stdin wants a rank or 'all', not '" + std::string(value) + "'");
+      return ParseOutcome::kRun;
+    }
+    if (name == "--report-uri") {
+      if (value.empty()) return Fail("--report-uri wants a file name, '-' or '+'");
+      out_->report_uri = std::string(value);
       return ParseOutcome::kRun;
     }
     if (!ParseInt(value, 1, kMaxProcs, &out_->nprocs))
@@ -166,6 +182,10 @@ const char* UsageText() {
          "                     repeatable)\n"
          "  --bind-to WHAT     bind each process to a core or a package (round robin)\n"
          "                     or not at all (none, the default)\n"
+         "  --report-uri F     write the server's URI to file F ('-': stdout, '+': stderr)\n"
+         "  --system-server    also be this node's system server (pmix.sys.<host> in TMPDIR)\n"
+         "  --tool-stdin R     rank R's stdin ('all': every rank's) is fed by tools\n"
+         "                     (PMIx_IOF_push) instead of /dev/null\n"
          "  -v, --verbose      report the job's life cycle on stderr\n"
          "  -h, --help         this text\n"
          "  -V, --version      the version\n"
@@ -173,7 +193,10 @@ const char* UsageText() {
          "Exit status: the job's (the first nonzero exit code of a process, or\n"
          "128+signal for one killed by a signal; the status given to PMIx_Abort);\n"
          "124 on --timeout, 127 if the program cannot be run, 2 for a bad command line.\n"
-         "SIGINT, SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2 are passed on to the job.\n";
+         "SIGINT, SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2 are passed on to the job.\n"
+         "Tools (pattrs, pquery, pps, pevent, plookup, debuggers) attach to a running\n"
+         "pmixrun by its pid (server namespace prun-<host>-<pid>@0): they see the\n"
+         "job's output, may push its stdin, spawn jobs and raise events.\n";
 }
 
 }  // namespace pmixrun

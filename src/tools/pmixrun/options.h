@@ -5,6 +5,7 @@
 #ifndef PMIXX_TOOLS_PMIXRUN_OPTIONS_H
 #define PMIXX_TOOLS_PMIXRUN_OPTIONS_H
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ struct Options {
   int verbose = 0;
   std::vector<PsetSpec> psets;    // --pset NAME:RANKS (ranks checked against -n at launch)
   std::string bind_to = "none";   // --bind-to none|core|package (binding.h)
+  std::string report_uri;         // --report-uri: "-", "+", or a file ("": none)
+  bool system_server = false;     // --system-server
+  std::optional<uint32_t> tool_stdin;  // --tool-stdin: a rank, or PMIX_RANK_WILDCARD (all)
   std::vector<std::string> argv;  // program and its arguments
 };
 

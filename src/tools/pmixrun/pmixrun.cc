@@ -25,6 +25,8 @@
 #include "pmix_server.h"
 #include "src/tools/pmixrun/children.h"
 #include "src/tools/pmixrun/host_module.h"
+#include "src/tools/pmixrun/host_tools.h"
+#include "src/tools/pmixrun/iof_forward.h"
 #include "src/tools/pmixrun/jobs.h"
 #include "src/tools/pmixrun/launch.h"
 #include "src/tools/pmixrun/op_wait.h"
@@ -40,6 +42,8 @@ namespace {
 constexpr int kUsageExit = 2;
 constexpr int kSetupExit = 1;
 constexpr int kTeardownTimeoutS = 5;
+// How long tools that pull the job's output get to take the rest of it.
+constexpr int kOutputDrainTimeoutS = 60;
 
 void Error(const std::string& text) { std::fprintf(stderr, "pmixrun: %s\n", text.c_str()); }
 
@@ -79,25 +83,43 @@ std::vector<std::string> BaseEnv(const Options& opts) {
   return out;
 }
 
-int StartServer(const Site& site, int verbose) {
+// The server: its files in the session directory, tools welcome (their
+// rendezvous files there too; with --system-server also pmix.sys.<host> in
+// TMPDIR), named <job base>@0 (the jobs are @1, @2...).
+int StartServer(const Site& site, const Options& opts) {
   pmix_server_module_t module;
-  FillModule(&module, site.PrimaryNspace(), verbose);
-  pmix_info_t info[4];
+  FillModule(&module, site.PrimaryNspace(), opts.verbose);
+  const char* tmp = std::getenv("TMPDIR");
+  std::string system_dir = opts.system_server ? (tmp != nullptr && *tmp == '/' ? tmp : "/tmp")
+                                              : site.session_dir;
+  std::string server_nspace = site.base_nspace + "@0";
+  bool yes = true;
+  pmix_info_t info[10];
+  size_t n = 0;
   for (pmix_info_t& i : info) PMIx_Info_construct(&i);
-  (void)PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, site.session_dir.c_str(), PMIX_STRING);
-  (void)PMIx_Info_load(&info[1], PMIX_SYSTEM_TMPDIR, site.session_dir.c_str(), PMIX_STRING);
-  (void)PMIx_Info_load(&info[2], PMIX_HOSTNAME, site.hostname.c_str(), PMIX_STRING);
+  (void)PMIx_Info_load(&info[n++], PMIX_SERVER_TMPDIR, site.session_dir.c_str(), PMIX_STRING);
+  (void)PMIx_Info_load(&info[n++], PMIX_SYSTEM_TMPDIR, system_dir.c_str(), PMIX_STRING);
+  (void)PMIx_Info_load(&info[n++], PMIX_HOSTNAME, site.hostname.c_str(), PMIX_STRING);
   // One topology discovery for the whole job: the ranks adopt ours.
-  bool share = true;
-  (void)PMIx_Info_load(&info[3], PMIX_SERVER_SHARE_TOPOLOGY, &share, PMIX_BOOL);
-  pmix_status_t rc = PMIx_server_init(&module, info, 4);
+  (void)PMIx_Info_load(&info[n++], PMIX_SERVER_SHARE_TOPOLOGY, &yes, PMIX_BOOL);
+  (void)PMIx_Info_load(&info[n++], PMIX_SERVER_NSPACE, server_nspace.c_str(), PMIX_STRING);
+  (void)PMIx_Info_load(&info[n++], PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
+  (void)PMIx_Info_load(&info[n++], PMIX_SERVER_SESSION_SUPPORT, &yes, PMIX_BOOL);
+  if (opts.system_server)
+    (void)PMIx_Info_load(&info[n++], PMIX_SERVER_SYSTEM_SUPPORT, &yes, PMIX_BOOL);
+  if (!opts.report_uri.empty())
+    (void)PMIx_Info_load(&info[n++], PMIX_TCP_REPORT_URI, opts.report_uri.c_str(), PMIX_STRING);
+  pmix_status_t rc = PMIx_server_init(&module, info, n);
   for (pmix_info_t& i : info) PMIx_Info_destruct(&i);
   if (rc != PMIX_SUCCESS) Error(std::string("PMIx_server_init: ") + PMIx_Error_string(rc));
+  if (rc == PMIX_SUCCESS) RegisterAttributes();
   return rc == PMIX_SUCCESS ? 0 : kSetupExit;
 }
 
 void Teardown(const std::string& session_dir, const std::string& nspace, bool server_up) {
   if (server_up) {
+    if (!WaitEndsDelivered(kOutputDrainTimeoutS))
+      Error("forwarded output not taken by a tool in time: the rest is dropped");
     auto w = OpWait::Make();
     PMIx_server_deregister_nspace(nspace.c_str(), OpWait::Done, w.get());
     (void)OpWait::Finish(std::move(w), PMIX_SUCCESS, kTeardownTimeoutS);
@@ -146,6 +168,7 @@ bool LaunchPrimary(const Options& opts, const std::string& path, Launcher& launc
   app.tag_output = opts.tag_output;
   job->layout.apps.push_back(std::move(app));
   job->layout.psets = opts.psets;
+  job->layout.stdin_target = opts.tool_stdin;
   std::string error;
   pmix_status_t rc = launcher.Launch(job.get(), &error);
   if (rc != PMIX_SUCCESS) {
@@ -166,7 +189,7 @@ int Run(const Options& opts) {
   if (!InstallWakeup()) return Error("cannot install signal handlers"), kSetupExit;
   if (!MakeSessionDir(&site.session_dir)) return kSetupExit;
   const std::string session_dir = site.session_dir, nspace = site.PrimaryNspace();
-  if (StartServer(site, opts.verbose) != 0) return Teardown(session_dir, nspace, false), kSetupExit;
+  if (StartServer(site, opts) != 0) return Teardown(session_dir, nspace, false), kSetupExit;
   Launcher launcher(std::move(site));
   JobTable jobs;
   int status = 0;

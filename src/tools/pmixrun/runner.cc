@@ -18,6 +18,7 @@
 #include "src/tools/pmixrun/host_pubsub.h"
 #include "src/tools/pmixrun/job_events.h"
 #include "src/tools/pmixrun/spawner.h"
+#include "src/tools/pmixrun/stdin_feed.h"
 #include "src/tools/pmixrun/wakeup.h"
 
 namespace pmixrun {
@@ -50,8 +51,20 @@ class Runner {
       std::vector<pollfd> fds = PollSet();
       (void)poll(fds.data(), fds.size(), PollTimeoutMs());
       OnWakeup();
+      bool flowed = false;
       for (size_t i = 1; i < fds.size(); ++i)
-        if (fds[i].revents != 0) ForwardOutput(owners_[i - 1].first, owners_[i - 1].second);
+        if (fds[i].revents != 0) {
+          const Owner& o = owners_[i - 1];
+          if (o.stream == nullptr) {
+            FeedStdin(o.child);
+            continue;
+          }
+          ForwardOutput(o.job->nspace(), o.child, o.stream);
+          flowed = true;
+        }
+      // Output still coming in (or still being delivered) is no sign of a
+      // grandchild holding a pipe: the drain grace counts from the last of it.
+      if (drain_until_ && (flowed || AnyInFlight())) drain_until_ = Clock::now() + kDrainGrace;
       CheckDeadlines();
       EndFinishedJobs();
     }
@@ -71,18 +84,30 @@ class Runner {
     return true;
   }
 
+  bool AnyInFlight() {
+    for (auto& job : jobs_.all())
+      for (const Child& c : job->children)
+        if (c.out.in_flight->load() || c.err.in_flight->load()) return true;
+    return false;
+  }
+
   // The doorbell first, then every open stream, job after job in rank
   // order (so output a rank wrote before a collective is written on before
-  // what others wrote after it).
+  // what others wrote after it). A stream whose last chunk the server is
+  // still delivering waits (iof_forward.h).
   std::vector<pollfd> PollSet() {
     std::vector<pollfd> fds{{WakeupFd(), POLLIN, 0}};
     owners_.clear();
     for (auto& job : jobs_.all()) {
       for (Child& c : job->children) {
         for (Stream* s : {&c.out, &c.err}) {
-          if (s->fd < 0) continue;
+          if (s->fd < 0 || s->in_flight->load()) continue;
           fds.push_back({s->fd, POLLIN, 0});
-          owners_.emplace_back(&c, s);
+          owners_.push_back(Owner{job.get(), &c, s});
+        }
+        if (WantsToFeed(c)) {  // a tool's input for its stdin (stdin_feed.h)
+          fds.push_back({c.in.fd, POLLOUT, 0});
+          owners_.push_back(Owner{job.get(), &c, nullptr});
         }
       }
     }
@@ -112,6 +137,7 @@ class Runner {
     }
     for (AbortRequest& req : TakeAborts()) OnAbort(req);
     for (const JobControlRequest& req : TakeJobControls()) ApplyJobControl(jobs_, req);
+    ApplyPushes(jobs_);
     for (const PendingSpawn& spawn : TakeSpawns()) OnSpawn(spawn);
     for (size_t j = 0; j < jobs_.all().size(); ++j)
       for (Child* c : ReapExited(jobs_.all()[j]->children)) OnExit(*jobs_.all()[j], *c);
@@ -175,7 +201,8 @@ class Runner {
     (void)StartSpawn(spawn, jobs_, launcher_);
   }
 
-  void OnExit(Job& job, const Child& c) {
+  void OnExit(Job& job, Child& c) {
+    FeedStdin(&c);  // closes its stdin, completes the pushes waiting on it
     const auto rank = static_cast<pmix_rank_t>(c.rank);
     if (settings_.verbose > 0)
       std::fprintf(stderr, "pmixrun: %s (pid %d) exited, status %d\n", Who(job, rank).c_str(),
@@ -253,7 +280,12 @@ class Runner {
   const RunSettings& settings_;
   JobTable& jobs_;
   Launcher& launcher_;
-  std::vector<std::pair<Child*, Stream*>> owners_;  // of PollSet()'s fds after the first
+  struct Owner {
+    Job* job;
+    Child* child;
+    Stream* stream;
+  };
+  std::vector<Owner> owners_;  // of PollSet()'s fds after the first
   std::optional<Clock::time_point> timeout_at_, drain_until_;
   std::optional<int> forced_status_, first_failure_;
   bool stopping_ = false;  // a signal or --timeout is ending everything: no new jobs

@@ -126,7 +126,18 @@ const NoticeRow kNotices[] = {
 const char* const kQuietlySkipped[] = {
     PMIX_USERID,      PMIX_GRPID,   PMIX_REQUESTOR_IS_CLIENT, PMIX_REQUESTOR_IS_TOOL,
     PMIX_PERSONALITY, PMIX_TIMEOUT, PMIX_SPAWN_TIMEOUT,       PMIX_ENVARS_HARVESTED,
+    PMIX_FWD_STDOUT,  PMIX_FWD_STDERR, PMIX_FWD_STDDIAG,
 };
+
+// PMIX_FWD_STDIN: a rank (PMIX_RANK_WILDCARD: all), or a bool (true: all).
+bool FwdStdin(const pmix_info_t& info, std::optional<pmix_rank_t>* out) {
+  if (info.value.type == PMIX_PROC_RANK) return *out = info.value.data.rank, true;
+  if (info.value.type == PMIX_BOOL || info.value.type == PMIX_UNDEF) {
+    if (PMIX_INFO_TRUE(&info)) *out = PMIX_RANK_WILDCARD;
+    return true;
+  }
+  return false;
+}
 
 // A "pmix" attribute that pmixrun does not honour but should mention.
 bool IsIgnoredAttribute(const pmix_info_t& info) {
@@ -141,7 +152,8 @@ bool Honoured(const pmix_info_t& info, bool job_level) {
   if (!job_level) return false;
   for (const NoticeRow& row : kNotices)
     if (PMIX_CHECK_KEY(&info, row.key)) return true;
-  return PMIX_CHECK_KEY(&info, PMIX_JOB_TIMEOUT) || PMIX_CHECK_KEY(&info, PMIX_PSET_NAME);
+  return PMIX_CHECK_KEY(&info, PMIX_JOB_TIMEOUT) || PMIX_CHECK_KEY(&info, PMIX_PSET_NAME) ||
+         PMIX_CHECK_KEY(&info, PMIX_FWD_STDIN);
 }
 
 // Applies one honoured info; `job` is null for an app's infos. False: a bad value.
@@ -151,6 +163,7 @@ bool ApplyInfo(const pmix_info_t& info, RunDirectives* d, SpawnRequest* job) {
   for (const NoticeRow& row : kNotices)
     if (PMIX_CHECK_KEY(&info, row.key)) return Flag(info, &(job->notices.*row.flag));
   if (PMIX_CHECK_KEY(&info, PMIX_PSET_NAME)) return Text(info, &job->pset) && !job->pset.empty();
+  if (PMIX_CHECK_KEY(&info, PMIX_FWD_STDIN)) return FwdStdin(info, &job->fwd_stdin);
   return Int(info, &job->job_timeout_s);  // PMIX_JOB_TIMEOUT
 }
 

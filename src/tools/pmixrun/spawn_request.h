@@ -11,7 +11,10 @@
 // PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR (applied in order, job's first). Job
 // attributes: PMIX_NOTIFY_COMPLETION, PMIX_NOTIFY_JOB_EVENTS,
 // PMIX_NOTIFY_PROC_TERMINATION, PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION,
-// PMIX_EVENT_SILENT_TERMINATION, PMIX_JOB_TIMEOUT. The requester's identity
+// PMIX_EVENT_SILENT_TERMINATION, PMIX_JOB_TIMEOUT, PMIX_FWD_STDIN (a rank,
+// or true: every rank). PMIX_FWD_STDOUT / PMIX_FWD_STDERR / PMIX_FWD_STDDIAG
+// ask for what pmixrun always does (all output goes to the server's IO
+// forwarding, iof_forward.h). The requester's identity
 // (PMIX_USERID, ...), PMIX_PERSONALITY, PMIX_TIMEOUT, PMIX_SPAWN_TIMEOUT and
 // PMIX_ENVARS_HARVESTED are skipped quietly; any other "pmix" attribute
 // (mapping, binding, ... meaningless on one node) is accepted and listed in
@@ -64,6 +67,7 @@ struct SpawnRequest {
   JobNotices notices;
   int job_timeout_s = 0;             // PMIX_JOB_TIMEOUT
   std::string pset;                  // PMIX_PSET_NAME: a process set of the new job ("": none)
+  std::optional<pmix_rank_t> fwd_stdin;  // PMIX_FWD_STDIN: whose stdin tools may feed
   std::vector<std::string> ignored;  // attribute keys accepted without effect
 };
 

@@ -43,6 +43,7 @@ Job* StartSpawn(const PendingSpawn& spawn, JobTable& jobs, Launcher& launcher) {
   pmix_status_t rc = ResolveSpawn(req, ctx, &job->layout, &error);
   if (rc != PMIX_SUCCESS) return Fail(spawn, rc, error), nullptr;
   job->layout.parent = req.requester;
+  job->layout.stdin_target = req.fwd_stdin;
   job->notices = req.notices;
   job->timeout_s = req.job_timeout_s;
   if (!req.pset.empty()) job->layout.psets.push_back(PsetSpec{req.pset, {}});

@@ -41,8 +41,8 @@ TEST(IofRegistry, MatchesSourceRankWildcardAndChannel) {
   EXPECT_EQ(reg.Deliver(Chunk(P("jobx", 1), PMIX_FWD_STDOUT_CHANNEL, other)), 0u);
   EXPECT_EQ(a, (std::vector<std::string>{"out"}));
   EXPECT_EQ(b, (std::vector<std::string>{"out", "err"}));
-  EXPECT_TRUE(reg.Remove(id_b));
-  EXPECT_FALSE(reg.Remove(id_b));
+  EXPECT_TRUE(reg.Remove(id_b).has_value());
+  EXPECT_FALSE(reg.Remove(id_b).has_value());
   EXPECT_EQ(reg.Deliver(Chunk(P("job", 1), PMIX_FWD_STDERR_CHANNEL, err)), 0u);
   EXPECT_EQ(reg.size(), 1u);
 }

@@ -57,6 +57,22 @@ TEST(Hello, RoundTripAndValidation) {
   EXPECT_EQ(Hello::Decode(fields).status().code(), PMIX_ERR_UNPACK_FAILURE);
 }
 
+TEST(Hello, CarriesAToolsDirectivesAndAcceptsNineFields) {
+  Hello h;
+  h.role = "tool";
+  h.rank = PMIX_RANK_UNDEF;
+  h.info = std::string("\x00\x01packed", 8);
+  auto back = Hello::Decode(h.Encode());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->role, "tool");
+  EXPECT_EQ(back->rank, PMIX_RANK_UNDEF);
+  EXPECT_EQ(back->info, h.info);
+  auto nine = EncodeFields({kProtocol, "1", "client", "native1", "native", "", "job", "7", "1"});
+  auto old = Hello::Decode(nine);
+  ASSERT_TRUE(old.ok());
+  EXPECT_TRUE(old->info.empty());
+}
+
 class Body : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -1,0 +1,147 @@
+// The hello, the welcome and the client state of a client or tool
+// (client_link.h).
+#include "src/client/client_link.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "mca/bfrops/base/bfrops_base.h"
+#include "mca/psec/base/psec_base.h"
+#include "mca/ptl/base/frame_io.h"
+#include "mca/ptl/base/ptl_base.h"
+#include "pmix_version.h"
+#include "src/common/text.h"
+#include "src/jobinfo/jobinfo.h"
+
+namespace pmix::client {
+namespace {
+
+std::string Env(const char* name) {
+  const char* v = std::getenv(name);
+  return v == nullptr ? "" : v;
+}
+
+Result<Welcome> ParseWelcome(const ptl::Frame& reply, bool tool) {
+  auto fields = wire::DecodeFields(reply.payload);
+  if (!fields.ok()) return fields.status();
+  if (fields->empty()) return Status(PMIX_ERR_UNPACK_FAILURE);
+  int status = std::atoi((*fields)[0].c_str());
+  if (status != PMIX_SUCCESS) return Status(status);
+  if (fields->size() < 3) return Status(PMIX_ERR_UNPACK_FAILURE);
+  Welcome w;
+  auto codec = bfrops::CodecByName((*fields)[1]);
+  if (!codec.ok()) return codec.status();
+  w.codec = *codec;
+  const std::string& body = (*fields)[2];
+  wire::Reader r(w.codec, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(body.data()),
+                                                   body.size()));
+  w.server = r.Proc();
+  w.hostname = r.String();
+  w.registration = r.InfoArray();
+  w.nlocalprocs = r.I32();
+  w.gds = r.String();
+  if (tool) w.assigned = r.Proc();
+  if (!r.status().ok()) return r.status();
+  return w;
+}
+
+// A job of one on this node: the job info of a process without a server
+// (a singleton, an unconnected tool).
+Result<wire::Infos> JobOfOne(const std::string& hostname) {
+  wire::Infos job;
+  uint32_t one = 1;
+  PMIX_RETURN_IF_ERROR(job.Add(PMIX_JOB_SIZE, &one, PMIX_UINT32));
+  PMIX_RETURN_IF_ERROR(job.Add(PMIX_UNIV_SIZE, &one, PMIX_UINT32));
+  PMIX_RETURN_IF_ERROR(job.Add(PMIX_NODE_MAP, hostname.c_str(), PMIX_STRING));
+  PMIX_RETURN_IF_ERROR(job.Add(PMIX_PROC_MAP, "0", PMIX_STRING));
+  return job;
+}
+
+}  // namespace
+
+Result<wire::Hello> MakeHello(const std::string& role, const pmix_proc_t& me,
+                              std::span<const pmix_info_t> directives) {
+  auto codec = bfrops::DefaultCodec();
+  if (!codec.ok()) return codec.status();
+  const pmix_psec_module_t* psec = psec::Choose(Env("PMIX_SECURITY_MODE"));
+  if (psec == nullptr) return Status(PMIX_ERR_NOT_SUPPORTED);
+  auto cred = psec::CreateCredential(*psec, {});
+  if (!cred.ok()) return cred.status();
+  wire::Hello hello;
+  hello.version = PMIXX_VERSION;
+  hello.role = role;
+  hello.codec = (*codec)->codec;
+  hello.psec = psec->name;
+  hello.credential.assign(cred->begin(), cred->end());
+  hello.nspace = me.nspace;
+  hello.rank = me.rank;
+  hello.pid = static_cast<uint32_t>(::getpid());
+  if (!directives.empty()) {
+    wire::Writer w(*codec);
+    w.InfoArray(directives);
+    auto packed = w.Take();
+    if (!packed.ok()) return packed.status();
+    hello.info.assign(packed->begin(), packed->end());
+  }
+  return hello;
+}
+
+Result<Connected> ConnectToServer(const wire::Hello& hello, const std::string& uris,
+                                  std::chrono::milliseconds timeout) {
+  Status last = PMIX_ERR_UNREACH;
+  for (const auto& uri : SplitCommas(uris)) {
+    auto fd = ptl::Connect(uri, timeout);
+    if (!fd.ok()) {
+      last = fd.status();
+      continue;
+    }
+    auto max = ptl::MaxMsgSize();
+    Connected c{std::move(*fd), ptl::FrameReader(max.ok() ? *max : ptl::kDefaultMaxMsgSize), {},
+                uri};
+    ptl::Frame frame{0, static_cast<uint16_t>(wire::Msg::kHello), 1, hello.Encode()};
+    PMIX_RETURN_IF_ERROR(ptl::SendFrame(c.fd.get(), frame, timeout));
+    auto reply = ptl::RecvFrame(c.fd.get(), c.reader, timeout);
+    if (!reply.ok()) return reply.status();
+    auto welcome = ParseWelcome(*reply, hello.role == "tool");
+    if (!welcome.ok()) return welcome.status();
+    c.welcome = std::move(*welcome);
+    return c;
+  }
+  return last;
+}
+
+Result<std::unique_ptr<Client>> NewClientState(const pmix_proc_t& me, const Welcome* w) {
+  auto c = std::make_unique<Client>();
+  c->myproc = me;
+  if (w != nullptr) {
+    c->server = w->server;
+    c->hostname = w->hostname;
+  } else {
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    c->hostname = host;
+    c->singleton = true;
+  }
+  auto module = (w != nullptr) ? gds::ByName(w->gds) : gds::Default();
+  if (!module.ok()) module = gds::Default();
+  if (!module.ok()) return module.status();
+  auto cache = gds::Store::Create(*module);
+  if (!cache.ok()) return cache.status();
+  c->cache = std::move(*cache);
+  // A tool's welcome carries no job: its own job info is that of a job of one.
+  wire::Infos single;
+  if (w == nullptr || w->assigned) {
+    auto job = JobOfOne(c->hostname);
+    if (!job.ok()) return job.status();
+    single = std::move(*job);
+  }
+  bool own_job = w != nullptr && !w->assigned;
+  auto registration = own_job ? w->registration.view() : single.view();
+  auto ingested = jobinfo::Ingest(c->cache, me.nspace, own_job ? w->nlocalprocs : 1,
+                                  registration, jobinfo::Context{c->hostname});
+  if (!ingested.ok()) return ingested.status();
+  return c;
+}
+
+}  // namespace pmix::client

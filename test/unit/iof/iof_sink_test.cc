@@ -1,0 +1,190 @@
+// One pull registration's output (src/iof/iof_sink.h).
+#include "src/iof/iof_sink.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "pmix.h"
+
+namespace pmix::iof {
+namespace {
+
+pmix_proc_t P(const char* ns, pmix_rank_t rank) {
+  pmix_proc_t p;
+  PMIx_Load_procid(&p, ns, rank);
+  return p;
+}
+
+struct Got {
+  size_t id;
+  pmix_iof_channel_t channel;
+  pmix_rank_t rank;
+  std::string data;
+  bool complete;
+};
+std::vector<Got> g_got;
+
+void Collect(size_t id, pmix_iof_channel_t channel, pmix_proc_t* source, pmix_byte_object_t* bo,
+             pmix_info_t info[], size_t ninfo) {
+  bool complete = false;
+  for (size_t i = 0; i < ninfo; ++i)
+    if (PMIX_CHECK_KEY(&info[i], PMIX_IOF_COMPLETE)) complete = true;
+  g_got.push_back({id, channel, source->rank, std::string(bo->bytes ? bo->bytes : "", bo->size), complete});
+}
+
+// A temporary file standing in for stdout or stderr.
+struct Capture {
+  Capture() {
+    char templ[] = "/tmp/iof-sink-XXXXXX";
+    fd = ::mkstemp(templ);
+    path = templ;
+  }
+  ~Capture() {
+    ::close(fd);
+    ::unlink(path.c_str());
+  }
+  std::string Text() const {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  int fd;
+  std::string path;
+};
+
+pmix_info_t Complete() {
+  pmix_info_t i;
+  bool yes = true;
+  PMIx_Info_load(&i, PMIX_IOF_COMPLETE, &yes, PMIX_BOOL);
+  return i;
+}
+
+TEST(IofSink, WithoutCallbackWritesTaggedWholeLinesToTheConsole) {
+  Capture out, err;
+  PullOptions o;
+  o.local_output = true;
+  o.format.tag = true;
+  Sink sink(o, nullptr, 0, out.fd, err.fd);
+  sink.Deliver(P("job", 1), PMIX_FWD_STDOUT_CHANNEL, "hel", {});
+  EXPECT_EQ(out.Text(), "");  // the line is not finished
+  sink.Deliver(P("job", 1), PMIX_FWD_STDOUT_CHANNEL, "lo\nwor", {});
+  sink.Deliver(P("job", 0), PMIX_FWD_STDERR_CHANNEL, "oops\n", {});
+  pmix_info_t done = Complete();
+  sink.Deliver(P("job", 1), PMIX_FWD_STDOUT_CHANNEL, "", std::span<const pmix_info_t>(&done, 1));
+  PMIx_Info_destruct(&done);
+  EXPECT_EQ(out.Text(), "[job,1]<stdout>: hello\n[job,1]<stdout>: wor");
+  EXPECT_EQ(err.Text(), "[job,0]<stderr>: oops\n");
+}
+
+TEST(IofSink, MergeSendsStderrToStdoutAndFlushEndsUnfinishedLines) {
+  Capture out, err;
+  PullOptions o;
+  o.local_output = true;
+  o.merge = true;
+  Sink sink(o, nullptr, 0, out.fd, err.fd);
+  sink.Deliver(P("j", 0), PMIX_FWD_STDERR_CHANNEL, "e1\n", {});
+  sink.Deliver(P("j", 0), PMIX_FWD_STDOUT_CHANNEL, "o1", {});
+  sink.Flush();
+  EXPECT_EQ(out.Text(), "e1\no1");
+  EXPECT_EQ(err.Text(), "");
+}
+
+TEST(IofSink, CallbackGetsRawChunksInOrderAndTheEndOfTheStream) {
+  g_got.clear();
+  Capture out, err;
+  PullOptions o;  // local_output off: a callback was given
+  o.format.tag = true;
+  Sink sink(o, Collect, 7, out.fd, err.fd);
+  sink.Deliver(P("j", 2), PMIX_FWD_STDOUT_CHANNEL, "a", {});
+  sink.Deliver(P("j", 2), PMIX_FWD_STDOUT_CHANNEL, "b\n", {});
+  pmix_info_t done = Complete();
+  sink.Deliver(P("j", 2), PMIX_FWD_STDOUT_CHANNEL, "", std::span<const pmix_info_t>(&done, 1));
+  PMIx_Info_destruct(&done);
+  ASSERT_EQ(g_got.size(), 3u);
+  EXPECT_EQ(g_got[0].data, "a");
+  EXPECT_EQ(g_got[1].data, "b\n");
+  EXPECT_EQ(g_got[2].data, "");
+  EXPECT_TRUE(g_got[2].complete);
+  EXPECT_EQ(g_got[0].id, 7u);
+  EXPECT_EQ(out.Text(), "");  // no console copy without PMIX_IOF_LOCAL_OUTPUT
+}
+
+TEST(IofSink, BufferingSizeGathersUntilFullAndFlushEmptiesIt) {
+  g_got.clear();
+  PullOptions o;
+  o.buffer_size = 5;
+  Sink sink(o, Collect, 1);
+  sink.Deliver(P("j", 0), PMIX_FWD_STDOUT_CHANNEL, "ab", {});
+  sink.Deliver(P("j", 0), PMIX_FWD_STDOUT_CHANNEL, "cd", {});
+  EXPECT_TRUE(g_got.empty());
+  sink.Deliver(P("j", 0), PMIX_FWD_STDOUT_CHANNEL, "efg", {});
+  ASSERT_EQ(g_got.size(), 1u);
+  EXPECT_EQ(g_got[0].data, "abcdefg");
+  sink.Deliver(P("j", 0), PMIX_FWD_STDOUT_CHANNEL, "h", {});
+  sink.Flush();
+  ASSERT_EQ(g_got.size(), 2u);
+  EXPECT_EQ(g_got[1].data, "h");
+  PullOptions timed;
+  timed.buffer_time = std::chrono::seconds(1);
+  Sink later(timed, Collect, 2);
+  EXPECT_FALSE(later.WantsTimer());
+  later.Deliver(P("j", 0), PMIX_FWD_STDOUT_CHANNEL, "x", {});
+  EXPECT_TRUE(later.WantsTimer());
+}
+
+TEST(IofSink, FilesPerRankAndStreamFileOnlyAndDirectory) {
+  char templ[] = "/tmp/iof-files-XXXXXX";
+  ASSERT_NE(::mkdtemp(templ), nullptr);
+  std::string dir = templ;
+  Capture out, err;
+  PullOptions o;
+  o.local_output = true;
+  o.file = dir + "/out";
+  o.file_only = true;
+  {
+    Sink sink(o, nullptr, 0, out.fd, err.fd);
+    sink.Deliver(P("ns", 3), PMIX_FWD_STDOUT_CHANNEL, "x\n", {});
+    sink.Deliver(P("ns", 3), PMIX_FWD_STDERR_CHANNEL, "y\n", {});
+  }
+  auto read = [](const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  EXPECT_EQ(read(dir + "/out.ns.3.stdout"), "x\n");
+  EXPECT_EQ(read(dir + "/out.ns.3.stderr"), "y\n");
+  EXPECT_EQ(out.Text(), "");
+  PullOptions d;
+  d.local_output = true;
+  d.directory = dir + "/tree";
+  d.merge = true;
+  {
+    Sink sink(d, nullptr, 0, out.fd, err.fd);
+    sink.Deliver(P("ns", 0), PMIX_FWD_STDOUT_CHANNEL, "o\n", {});
+    sink.Deliver(P("ns", 0), PMIX_FWD_STDERR_CHANNEL, "e\n", {});
+  }
+  EXPECT_EQ(read(dir + "/tree/ns/rank.0/stdout"), "o\ne\n");
+  EXPECT_EQ(out.Text(), "o\ne\n");  // the console copy stays without FILE_ONLY
+  PullOptions pat;
+  pat.local_output = false;
+  pat.file = dir + "/p-%n-%r";
+  pat.file_pattern = true;
+  {
+    Sink sink(pat, nullptr, 0, out.fd, err.fd);
+    sink.Deliver(P("nn", 5), PMIX_FWD_STDOUT_CHANNEL, "z\n", {});
+  }
+  EXPECT_EQ(read(dir + "/p-nn-5.stdout"), "z\n");
+  std::string cmd = "rm -rf '" + dir + "'";
+  (void)std::system(cmd.c_str());
+}
+
+}  // namespace
+}  // namespace pmix::iof
