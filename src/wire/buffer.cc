@@ -175,6 +175,8 @@ Reader& Reader::Unpack(void* dest, int32_t num, pmix_data_type_t type) {
 
 bool Reader::AtEnd() const { return buf_.unpack_ptr == buf_.base_ptr + buf_.bytes_used; }
 
+size_t Reader::consumed() const { return static_cast<size_t>(buf_.unpack_ptr - buf_.base_ptr); }
+
 // A count read from the wire must be plausible: every element takes at least
 // one byte, so more elements than bytes left is a corrupt message. (The
 // codec then checks the count against its own per-type minimum.)

@@ -136,6 +136,8 @@ class Reader {
   Bytes Blob();
 
   bool AtEnd() const;
+  // The bytes read so far (where the next read starts).
+  size_t consumed() const;
   pmix::Status status() const { return status_; }
 
  private:

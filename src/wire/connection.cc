@@ -46,10 +46,26 @@ Status Connection::SendWithFds(uint16_t type, uint32_t tag, const Bytes& payload
   if (!fds.empty() && !can_pass_fds_) return PMIX_ERR_NOT_SUPPORTED;
   auto header = ptl::EncodeFrameHeader(flags, type, tag, payload.size(), fds.size());
   if (!header.ok()) return header.status();
-  Bytes frame(header->begin(), header->end());
+  Bytes frame;
+  frame.reserve(header->size() + payload.size());
+  frame.insert(frame.end(), header->begin(), header->end());
   frame.insert(frame.end(), payload.begin(), payload.end());
-  queued_ += frame.size();
-  out_.push_back(Outgoing{std::move(frame), std::move(fds)});
+  return Enqueue(std::move(frame), nullptr, std::move(fds));
+}
+
+Status Connection::SendBody(uint16_t type, uint32_t tag, Body body, uint8_t flags) {
+  if (closed_ || broken_) return PMIX_ERR_LOST_CONNECTION;
+  auto header = ptl::EncodeFrameHeader(flags, type, tag, body.size(), 0);
+  if (!header.ok()) return header.status();
+  Bytes head = std::move(body.head);
+  head.insert(head.begin(), header->begin(), header->end());
+  if (body.tail != nullptr && body.tail->empty()) body.tail.reset();
+  return Enqueue(std::move(head), std::move(body.tail), {});
+}
+
+Status Connection::Enqueue(Bytes head, std::shared_ptr<const Bytes> tail, std::vector<ptl::Fd> fds) {
+  out_.push_back(Outgoing{std::move(head), std::move(tail), std::move(fds)});
+  queued_ += out_.back().size();
   if (out_.size() == 1) WriteSome();  // try at once; the rest waits for POLLOUT
   return (closed_ || broken_) ? Status(PMIX_ERR_LOST_CONNECTION) : Status();
 }
@@ -141,10 +157,21 @@ void Connection::Dispatch() {
 void Connection::WriteSome() {
   while (!out_.empty() && !closed_ && !broken_) {
     Outgoing& front = out_.front();
-    iovec iov{front.bytes.data() + out_offset_, front.bytes.size() - out_offset_};
+    // Whatever is left of the head, then of the tail, in one call.
+    iovec iov[2];
+    size_t niov = 0;
+    size_t tail_offset = 0;
+    if (out_offset_ < front.head.size()) {
+      iov[niov++] = {front.head.data() + out_offset_, front.head.size() - out_offset_};
+    } else {
+      tail_offset = out_offset_ - front.head.size();
+    }
+    if (front.tail != nullptr && tail_offset < front.tail->size())
+      iov[niov++] = {const_cast<uint8_t*>(front.tail->data()) + tail_offset,
+                     front.tail->size() - tail_offset};
     std::vector<int> fds;
     for (const ptl::Fd& d : front.fds) fds.push_back(d.get());
-    ssize_t n = ptl::SendWithFds(fd_.get(), std::span<const iovec>(&iov, 1), fds);
+    ssize_t n = ptl::SendWithFds(fd_.get(), std::span<const iovec>(iov, niov), fds);
     // Once bytes left, the kernel holds its own references.
     if (n > 0) front.fds.clear();
     if (n < 0 && errno == EINTR) continue;
@@ -166,7 +193,7 @@ void Connection::WriteSome() {
     }
     out_offset_ += static_cast<size_t>(n);
     queued_ -= static_cast<size_t>(n);
-    if (out_offset_ == front.bytes.size()) {
+    if (out_offset_ == front.size()) {
       out_.pop_front();
       out_offset_ = 0;
     }

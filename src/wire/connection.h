@@ -45,6 +45,20 @@ namespace pmix::wire {
 
 inline constexpr uint8_t kFlagReply = 0x01;
 
+// A message body sent in two parts: `head`, owned by the message, then
+// `tail`, read-only bytes that several messages may share (a collective's
+// result goes to every participant) and that are written to the socket
+// from where they are, without a copy. Either part may be empty.
+struct Body {
+  Body() = default;
+  Body(Bytes h) : head(std::move(h)) {}  // NOLINT: a plain body converts
+  Body(Bytes h, std::shared_ptr<const Bytes> t) : head(std::move(h)), tail(std::move(t)) {}
+  size_t size() const { return head.size() + (tail != nullptr ? tail->size() : 0); }
+
+  Bytes head;
+  std::shared_ptr<const Bytes> tail;
+};
+
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
   using MessageHandler = std::function<void(ptl::Frame&& frame)>;
@@ -77,6 +91,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
                       std::vector<ptl::Fd> fds) {
     return SendWithFds(request.type, request.tag, payload, std::move(fds), kFlagReply);
   }
+  // The same with a two-part body (the tail is kept, not copied, until written).
+  Status SendBody(uint16_t type, uint32_t tag, Body body, uint8_t flags = 0);
+  Status ReplyBody(const ptl::Frame& request, Body body) {
+    return SendBody(request.type, request.tag, std::move(body), kFlagReply);
+  }
   // Sends a request and routes its reply (or the loss of the peer).
   Status Request(uint16_t type, const Bytes& payload, ReplyHandler on_reply);
 
@@ -93,6 +112,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // wire::DecodeBudget around the message handler; SIZE_MAX for none).
   void SetMaxFrame(size_t max_payload) { reader_.set_max_payload(max_payload); }
   void SetDecodeBudget(size_t bytes) { decode_budget_ = bytes; }
+  // The peer has authenticated: its frames are read into a buffer of their
+  // declared size at once (FrameReader::set_reserve_declared).
+  void TrustPeer() { reader_.set_reserve_declared(true); }
 
   // Back-pressure (a sender that must not queue without bound, e.g.
   // forwarded output): the bytes queued and not yet written, and `fn` run
@@ -119,19 +141,24 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Dispatch();
   void WriteSome();
   void RunDrainWaiters();
+  Status Enqueue(Bytes head, std::shared_ptr<const Bytes> tail, std::vector<ptl::Fd> fds);
 
   runtime::ProgressEngine& engine_;
   ptl::Fd fd_;
   ptl::FrameReader reader_;
   const pmix_bfrops_module_t* codec_;
   std::unique_ptr<runtime::ProgressEngine::FdWatch> watch_;
+  // A frame waiting to be written: the header and the body's head, then
+  // the body's tail.
   struct Outgoing {
-    Bytes bytes;                // header and payload
-    std::vector<ptl::Fd> fds;   // sent with the first bytes, then closed
+    Bytes head;                          // header and payload (or its head)
+    std::shared_ptr<const Bytes> tail;   // the rest of the payload, shared
+    std::vector<ptl::Fd> fds;            // sent with the first bytes, then closed
+    size_t size() const { return head.size() + (tail != nullptr ? tail->size() : 0); }
   };
   bool can_pass_fds_ = false;
   std::deque<Outgoing> out_;
-  size_t out_offset_ = 0;
+  size_t out_offset_ = 0;  // written of out_.front()
   size_t queued_ = 0;  // bytes of out_ not yet written
   std::vector<std::pair<size_t, std::function<void()>>> drain_waiters_;
   bool want_write_ = false;

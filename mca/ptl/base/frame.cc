@@ -137,6 +137,7 @@ Status FrameReader::ParseHeader() {
   current_.tag = GetLe32(&header_[8]);
   header_used_ = 0;
   in_payload_ = true;
+  if (reserve_declared_) current_.payload.reserve(payload_length_);
   if (payload_length_ == 0) Complete();
   return Status();
 }

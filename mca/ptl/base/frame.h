@@ -118,6 +118,13 @@ class FrameReader {
   // Changes the bound for headers parsed from now on (a server raises it
   // once a peer has authenticated).
   void set_max_payload(size_t max_payload) { max_payload_ = max_payload; }
+  // Whether a payload's declared length is reserved as soon as its header
+  // is read (one allocation, no regrowth: no copies, fewer page faults)
+  // instead of being grown as its bytes arrive. For a peer that has
+  // authenticated, whose large frames are real; off by default, so that
+  // before that a header announcing a large frame costs nothing until the
+  // data comes.
+  void set_reserve_declared(bool on) { reserve_declared_ = on; }
 
  private:
   size_t TakeHeaderBytes(std::span<const uint8_t> chunk);
@@ -127,6 +134,7 @@ class FrameReader {
 
   size_t max_payload_;
   size_t max_fds_;
+  bool reserve_declared_ = false;
   std::vector<Fd> carried_;  // came with the start of the header under way
   std::vector<Fd> fresh_;    // came with the chunk being fed
   bool started_here_ = false;  // a header started in the chunk being fed

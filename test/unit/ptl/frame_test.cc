@@ -128,6 +128,27 @@ TEST(FrameReader, LyingHeaderCostsNoLargeAllocation) {
   EXPECT_FALSE(reader.Pop());
 }
 
+TEST(FrameReader, ATrustedPeersFrameIsReadIntoOneBufferOfItsSize) {
+  std::mt19937 rng(5);
+  const size_t size = 300007;
+  Frame frame = MakeFrame(rng, size);
+  Bytes bytes = Encode(frame);
+  FrameReader reader(kDefaultMaxMsgSize);
+  reader.set_reserve_declared(true);
+  ASSERT_TRUE(reader.Feed(std::span<const uint8_t>(bytes.data(), kFrameHeaderSize)).ok());
+  EXPECT_EQ(reader.PartialCapacity(), size);
+  for (size_t at = kFrameHeaderSize; at < bytes.size(); at += 4099) {
+    size_t n = std::min<size_t>(4099, bytes.size() - at);
+    ASSERT_TRUE(reader.Feed(std::span<const uint8_t>(bytes.data() + at, n)).ok());
+    if (at + n < bytes.size()) {
+      EXPECT_EQ(reader.PartialCapacity(), size);  // never regrown
+    }
+  }
+  auto got = reader.Pop();
+  ASSERT_TRUE(got);
+  EXPECT_EQ(*got, frame);
+}
+
 TEST(FrameReader, PayloadBufferNeverExceedsTheDeclaredLength) {
   std::mt19937 rng(3);
   const size_t size = 1000003;

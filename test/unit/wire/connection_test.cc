@@ -177,5 +177,37 @@ TEST_F(ConnectionTest, DescriptorsToAConnectionTakingNoneCloseIt) {
   EXPECT_LE(ptl::test::OpenFdCount(), before);  // what came was closed (and our end)
 }
 
+TEST_F(ConnectionTest, TwoPartBodiesShareTheirTailAndArriveInOrder) {
+  auto tail = std::make_shared<Bytes>(300 * 1024);  // more than a socket buffer
+  for (size_t i = 0; i < tail->size(); ++i) (*tail)[i] = static_cast<uint8_t>(i * 7);
+  std::weak_ptr<const Bytes> watch = tail;
+  OnEngine([&] {
+    conn_ = Connection::Create(engine_, ptl::Fd(ours_), ptl::FrameReader(1 << 20),
+                               bfrops::DefaultCodec().value());
+    ASSERT_TRUE(conn_->Start([](ptl::Frame&&) {}, [](Status) {}).ok());
+    std::shared_ptr<const Bytes> shared = tail;
+    ASSERT_TRUE(conn_->SendBody(4, 0, Body(Bytes{1, 2, 3}, shared)).ok());
+    ASSERT_TRUE(conn_->SendBody(5, 0, Body(Bytes{}, shared)).ok());
+    ASSERT_TRUE(conn_->SendBody(6, 0, Body(Bytes{9})).ok());  // no tail
+  });
+  Bytes expect_first{1, 2, 3};
+  expect_first.insert(expect_first.end(), tail->begin(), tail->end());
+  tail.reset();  // the queued messages keep it
+  ptl::FrameReader reader(1 << 20);
+  auto first = ptl::RecvFrame(theirs_.get(), reader, 5000ms);
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(first->type, 4);
+  EXPECT_EQ(first->payload, expect_first);
+  auto second = ptl::RecvFrame(theirs_.get(), reader, 5000ms);
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(second->type, 5);
+  EXPECT_EQ(second->payload, Bytes(expect_first.begin() + 3, expect_first.end()));
+  auto third = ptl::RecvFrame(theirs_.get(), reader, 5000ms);
+  ASSERT_TRUE(third.ok());
+  EXPECT_EQ(third->payload, Bytes{9});
+  OnEngine([] {});
+  EXPECT_TRUE(watch.expired());  // released once written
+}
+
 }  // namespace
 }  // namespace pmix::wire
