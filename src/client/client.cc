@@ -55,6 +55,7 @@ Status StartOnProgress(std::optional<Connected>& connected, const pmix_proc_t& m
     const pmix_bfrops_module_t* codec = w->codec;
     c->conn = wire::Connection::Create(*runtime::Engine(), std::move(connected->fd),
                                        std::move(connected->reader), codec);
+    c->conn->TrustPeer();  // our server: large frames (fence results) are read without regrowth
     PMIX_RETURN_IF_ERROR(c->conn->Start(
         [codec](ptl::Frame&& frame) { OnServerMessage(codec, std::move(frame)); }, OnServerLost));
   }
@@ -152,26 +153,31 @@ const pmix_bfrops_module_t* Client::codec() const {
 
 void Client::Request(wire::Msg type, const wire::Bytes& body,
                      std::function<void(Status, wire::Reader&)> on_reply) {
+  const pmix_bfrops_module_t* c = codec();
+  RequestFrame(type, body, [c, on_reply](Status status, ptl::Frame&& reply) {
+    wire::Reader r(c, reply.payload);
+    on_reply(status, r);
+  });
+}
+
+void Client::RequestFrame(wire::Msg type, const wire::Bytes& body,
+                          std::function<void(Status, ptl::Frame&&)> on_reply) {
   if (conn == nullptr || conn->closed()) {
-    wire::Reader none(codec(), {});
-    on_reply(singleton ? PMIX_ERR_UNREACH : PMIX_ERR_LOST_CONNECTION, none);
+    on_reply(singleton ? PMIX_ERR_UNREACH : PMIX_ERR_LOST_CONNECTION, ptl::Frame{});
     return;
   }
-  const pmix_bfrops_module_t* c = conn->codec();
-  Status sent = conn->Request(static_cast<uint16_t>(type), body,
-                              [c, on_reply](Status status, ptl::Frame&& reply) {
-                                wire::Reader r(c, reply.payload);
-                                on_reply(status, r);
-                              });
-  if (!sent.ok()) {
-    wire::Reader none(c, {});
-    on_reply(sent, none);
-  }
+  Status sent = conn->Request(static_cast<uint16_t>(type), body, on_reply);
+  if (!sent.ok()) on_reply(sent, ptl::Frame{});
 }
 
 Status Client::Send(wire::Msg type, const wire::Bytes& body) {
   if (conn == nullptr || conn->closed()) return singleton ? PMIX_ERR_UNREACH : PMIX_ERR_LOST_CONNECTION;
   return conn->Send(static_cast<uint16_t>(type), 0, body);
+}
+
+Status Client::SendBody(wire::Msg type, wire::Body body) {
+  if (conn == nullptr || conn->closed()) return singleton ? PMIX_ERR_UNREACH : PMIX_ERR_LOST_CONNECTION;
+  return conn->SendBody(static_cast<uint16_t>(type), 0, std::move(body));
 }
 
 // --- PMIx_Init ----------------------------------------------------------------

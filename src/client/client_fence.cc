@@ -3,10 +3,10 @@
 // The call is validated and copied on the caller's thread, then sent to the
 // server as a kFence request (procs, directives) from the progress thread.
 // The reply is a status and, when data was collected, the participants'
-// data records, which go into the client's cache (with PMIX_GLOBAL: the
-// server already filtered each record for this client's view) before the
-// caller learns of success, so that a following PMIx_Get of a peer's key is
-// answered locally.
+// records, kept (client_modex.h) before the caller learns of success, so
+// that a following PMIx_Get of a peer's key is answered locally: decoded,
+// on the caller's thread, at the first Get about that peer (the server
+// already filtered each record for this client's view).
 //
 // PMIX_TIMEOUT (seconds): the server fails the fence with PMIX_ERR_TIMEOUT;
 // the client guards the same bound plus kGuardSlack, in case the server's
@@ -81,23 +81,22 @@ struct FenceOp {
   }
 };
 
-// The server's answer: its status; on success the collected records enter
-// the cache (our own record is skipped: the cache is not where our own
-// data lives).
-Status Absorb(wire::Reader& r) {
+// The server's answer: its status, then on success the collected records,
+// which are kept as received (client_modex.h: decoded on the first Get
+// about each peer; our own record is skipped, our data is in the cache).
+Status Absorb(ptl::Frame&& reply) {
+  Client* c = CurrentClient();
+  if (c == nullptr) return PMIX_ERR_INIT;
+  wire::Reader r(c->codec(), reply.payload);
   pmix_status_t status = r.Status();
   if (!r.status().ok()) return r.status();
   if (status != PMIX_SUCCESS) return status;
-  auto records = wire::UnpackProcData(r);
-  if (!records.ok()) return records.status();
-  Client* c = CurrentClient();
-  if (c == nullptr) return PMIX_ERR_INIT;
-  std::unique_lock<std::shared_mutex> lock(c->cache_mu);
-  for (const auto& rec : *records) {
-    if (PMIx_Check_procid(&rec.proc, &c->myproc)) continue;
-    PMIX_RETURN_IF_ERROR(wire::StoreProcData(c->cache, rec, PMIX_GLOBAL));
-  }
-  return Status();
+  size_t offset = r.consumed();
+  if (offset == reply.payload.size()) return Status();
+  auto records = std::make_shared<const wire::Bytes>(std::move(reply.payload));
+  std::vector<wire::ProcData> jobs;
+  PMIX_RETURN_IF_ERROR(c->peers.Add(c->codec(), std::move(records), offset, c->myproc, &jobs));
+  return StoreJobRecords(*c, jobs);
 }
 
 // Progress thread: sends the request; `done` gets the outcome.
@@ -117,9 +116,9 @@ void Run(Client& c, const FenceRequest& req, std::function<void(Status)> done) {
         if (auto o = weak.lock()) o->Finish(PMIX_ERR_TIMEOUT);
       });
   }
-  c.Request(wire::Msg::kFence, *body, [op](Status status, wire::Reader& r) {
+  c.RequestFrame(wire::Msg::kFence, *body, [op](Status status, ptl::Frame&& reply) {
     if (op->finished) return;
-    op->Finish(status.ok() ? Absorb(r) : status);
+    op->Finish(status.ok() ? Absorb(std::move(reply)) : status);
   });
 }
 

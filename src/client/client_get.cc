@@ -11,7 +11,7 @@
 //
 // kGet request: proc, key (NULL: all), the caller's infos, bool "send the
 // job info". Reply: status, bool has_job [, i32 nlocalprocs, info array
-// registration], then ProcData records to the end (server_get.cc).
+// registration], then records (wire/proc_data.h) to the end (server_get.cc).
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -89,8 +89,42 @@ std::optional<std::string> TargetHost(const Client& c, const GetOp& op) {
   return std::string((*host)->data.string);
 }
 
-// The cache's answer: the value, or NOT_FOUND / EXISTS_OUTSIDE_SCOPE / BAD_PARAM.
-Result<gds::ValuePtr> Lookup(const Client& c, const GetOp& op) {
+// Other processes' committed data lives in c.peers (client_modex.h): a
+// PROC-realm step about another process that the cache misses looks there.
+bool PeerStep(const Client& c, const getrules::LookupStep& step, std::string_view key) {
+  return step.where.realm == PMIX_GDS_REALM_PROC && step.proc.rank != PMIX_RANK_WILDCARD &&
+         !getrules::IsReservedKey(key) && !PMIx_Check_procid(&step.proc, &c.myproc);
+}
+
+// Every key of one process: the cache's (its registration) and, for
+// another process, what it committed (which wins where both name a key).
+Result<gds::ValuePtr> LookupAll(Client& c, const getrules::LookupStep& step, pmix_gds_view_t view) {
+  auto all = c.cache.Fetch(step.proc, step.where, view, "");
+  auto committed = PeerStep(c, step, "") ? c.peers.FetchAll(step.proc)
+                                         : Result<wire::Infos>(Status(PMIX_ERR_NOT_FOUND));
+  if (!committed.ok() && committed.status().code() != PMIX_ERR_NOT_FOUND) return committed.status();
+  if (!committed.ok()) {
+    if (!all.ok()) return all.status().code() == PMIX_ERR_BAD_PARAM ? Status(PMIX_ERR_NOT_FOUND) : all.status();
+    return ArrayValue(std::move(*all));
+  }
+  wire::Infos merged;
+  if (all.ok()) {
+    for (const pmix_info_t& kv : all->view()) {
+      bool shadowed = false;
+      for (const pmix_info_t& mine : committed->view()) shadowed = shadowed || PMIX_CHECK_KEY(&kv, mine.key);
+      if (!shadowed) PMIX_RETURN_IF_ERROR(merged.Append(kv));
+    }
+  }
+  for (const pmix_info_t& kv : committed->view()) PMIX_RETURN_IF_ERROR(merged.Append(kv));
+  auto array = merged.ToMalloced();
+  if (!array.ok()) return array.status();
+  return ArrayValue(gds::InfoArray(*array, merged.size()));
+}
+
+// The local answer (the cache, then other processes' committed data): the
+// value, or NOT_FOUND / EXISTS_OUTSIDE_SCOPE / BAD_PARAM, or the error of
+// data that does not decode.
+Result<gds::ValuePtr> Lookup(Client& c, const GetOp& op) {
   if (op.key == PMIX_PROCID) {  // §6.1.4: the caller's id, whatever proc says
     gds::ValuePtr v = NewValue();
     PMIX_RETURN_IF_ERROR(PMIx_Value_load(v.get(), &c.myproc, PMIX_PROC));
@@ -100,12 +134,7 @@ Result<gds::ValuePtr> Lookup(const Client& c, const GetOp& op) {
   auto plan = getrules::PlanLookup(op.target, op.key, op.dirs, who, TargetHost(c, op));
   if (!plan.ok()) return plan.status();
   pmix_gds_view_t view = getrules::CacheView(op.dirs);
-  if (op.key.empty()) {
-    const auto& step = plan->front();
-    auto all = c.cache.Fetch(step.proc, step.where, view, "");
-    if (!all.ok()) return all.status().code() == PMIX_ERR_BAD_PARAM ? Status(PMIX_ERR_NOT_FOUND) : all.status();
-    return ArrayValue(std::move(*all));
-  }
+  if (op.key.empty()) return LookupAll(c, plan->front(), view);
   Status answer = PMIX_ERR_NOT_FOUND;
   for (const auto& step : *plan) {
     auto v = c.cache.FetchValue(step.proc, step.where, view, op.key);
@@ -113,6 +142,9 @@ Result<gds::ValuePtr> Lookup(const Client& c, const GetOp& op) {
     // A step whose realm instance the store cannot name (no session or app
     // known for it) is a miss, not the caller's error.
     if (v.status().code() == PMIX_ERR_EXISTS_OUTSIDE_SCOPE) answer = v.status();
+    if (v.status().code() != PMIX_ERR_NOT_FOUND || !PeerStep(c, step, op.key)) continue;
+    auto committed = c.peers.Fetch(step.proc, op.key);
+    if (committed.ok() || committed.status().code() != PMIX_ERR_NOT_FOUND) return committed;
   }
   return answer;
 }
@@ -131,34 +163,39 @@ bool AskServerOnMiss(const Client& c, const GetOp& op, Status miss) {
   return !(own && op.target.rank == c.myproc.rank) || op.dirs.timeout > 0;
 }
 
-void StoreReply(Client& c, const GetOp& op, std::optional<std::pair<int, wire::Infos>>& job,
-                const std::vector<wire::ProcData>& records) {
-  std::unique_lock<std::shared_mutex> lock(c.cache_mu);
-  if (job) IngestForeignJob(c, op.target.nspace, job->first, job->second.view());
-  for (const auto& rec : records) {
-    bool own = OwnNspace(c, rec.proc);
-    if (own && (rec.proc.rank == c.myproc.rank || rec.proc.rank == PMIX_RANK_WILDCARD)) continue;
-    Status stored = wire::StoreProcData(c.cache, rec, PMIX_GLOBAL);
-    if (!stored.ok())
-      output::Error("client", "data of %s:%u: not stored (%d)", rec.proc.nspace, rec.proc.rank,
-                    stored.code());
+// The server's records (the target's data, another job's job record) join
+// the other processes' data (client_modex.h), after what came before.
+Status StoreReply(Client& c, const GetOp& op, std::optional<std::pair<int, wire::Infos>>& job,
+                  std::shared_ptr<const wire::Bytes> payload, size_t offset) {
+  std::vector<wire::ProcData> jobs;
+  PMIX_RETURN_IF_ERROR(c.peers.Add(c.codec(), std::move(payload), offset, c.myproc, &jobs));
+  if (job) {
+    std::unique_lock<std::shared_mutex> lock(c.cache_mu);
+    IngestForeignJob(c, op.target.nspace, job->first, job->second.view());
   }
+  return StoreJobRecords(c, jobs);
 }
 
-void OnServerReply(const GetOpPtr& op, Status status, wire::Reader& r) {
+void OnServerReply(const GetOpPtr& op, Status status, ptl::Frame&& reply) {
   Client* c = CurrentClient();
   if (op->finished) return;
   if (c == nullptr) return Finish(*op, PMIX_ERR_INIT, nullptr);
   if (!status.ok()) return Finish(*op, status, nullptr);
+  wire::Reader r(c->codec(), reply.payload);
   pmix_status_t answer = r.Status();
   std::optional<std::pair<int, wire::Infos>> job;
   if (r.Bool()) {
     int nlocal = r.I32();
     job.emplace(nlocal, r.InfoArray());
   }
-  auto records = wire::UnpackProcData(r);
-  if (!records.ok()) return Finish(*op, records.status(), nullptr);
-  StoreReply(*c, *op, job, *records);
+  if (!r.status().ok()) return Finish(*op, r.status(), nullptr);
+  size_t offset = r.consumed();
+  Status stored = StoreReply(*c, *op, job, std::make_shared<const wire::Bytes>(std::move(reply.payload)), offset);
+  if (!stored.ok()) {
+    output::Error("client", "data of %s:%u: not stored (%d)", op->target.nspace, op->target.rank,
+                  stored.code());
+    return Finish(*op, stored, nullptr);
+  }
   if (answer != PMIX_SUCCESS) return Finish(*op, answer, nullptr);
   auto v = Lookup(*c, *op);
   Finish(*op, v.ok() ? Status() : v.status(), v.ok() ? std::move(*v) : nullptr);
@@ -176,8 +213,9 @@ void AskServer(Client& c, const GetOpPtr& op) {
     auto delay = std::chrono::seconds(op->dirs.timeout) + kGuardSlack;
     op->guard = runtime::Engine()->AddTimer(delay, [op] { Finish(*op, PMIX_ERR_TIMEOUT, nullptr); });
   }
-  c.Request(wire::Msg::kGet, *body, [op](Status status, wire::Reader& r) {
-    OnServerReply(op, status.code() == PMIX_ERR_UNREACH ? Status(PMIX_ERR_NOT_FOUND) : status, r);
+  c.RequestFrame(wire::Msg::kGet, *body, [op](Status status, ptl::Frame&& reply) {
+    OnServerReply(op, status.code() == PMIX_ERR_UNREACH ? Status(PMIX_ERR_NOT_FOUND) : status,
+                  std::move(reply));
   });
 }
 
@@ -248,6 +286,17 @@ std::optional<gds::ValuePtr> TryCallerThread(const GetOp& op) {
 }
 
 }  // namespace
+
+Status StoreJobRecords(Client& c, const std::vector<wire::ProcData>& jobs) {
+  if (jobs.empty()) return Status();
+  std::unique_lock<std::shared_mutex> lock(c.cache_mu);
+  Status first;
+  for (const wire::ProcData& job : jobs) {
+    Status stored = wire::StoreProcData(c.cache, job, PMIX_GLOBAL);
+    if (first.ok()) first = stored;
+  }
+  return first;
+}
 
 void IngestForeignJob(Client& c, const std::string& nspace, int nlocalprocs,
                       std::span<const pmix_info_t> info) {

@@ -7,7 +7,8 @@
 // PMIx_Commit sends to the server.
 //
 // kCommit body (one-way): u32 group count, then per group a u32 scope and
-// an info array, in put order (server_get.cc HandleCommit reads it).
+// a u64 size, then each group's key/values as one record of this process
+// (wire/proc_data.h), in put order (server_commit.cc reads it).
 #include <cstring>
 #include <memory>
 
@@ -18,6 +19,7 @@
 #include "src/common/output.h"
 #include "src/runtime/context.h"
 #include "src/server/server_self.h"
+#include "src/wire/proc_data.h"
 
 namespace pmix::client {
 namespace {
@@ -53,6 +55,23 @@ void ApplyPut(Client& c, pmix_scope_t scope, wire::Infos& kv) {
   c.pending_puts.back().second.Append(kv.view()[0]).ok();
 }
 
+// The commit body (server_commit.cc): a header of scopes and sizes, then
+// one record per scope group, sent without another copy.
+Result<wire::Body> CommitBody(const Client& c,
+                              const std::vector<std::pair<pmix_scope_t, wire::Infos>>& groups) {
+  auto records = std::make_shared<wire::Bytes>();
+  wire::Writer header(c.codec());
+  header.U32(static_cast<uint32_t>(groups.size()));
+  for (const auto& [scope, kvs] : groups) {
+    size_t before = records->size();
+    PMIX_RETURN_IF_ERROR(wire::AppendRecord(c.codec(), c.myproc, kvs.view(), *records));
+    header.U32(scope).U64(records->size() - before);
+  }
+  auto head = header.Take();
+  if (!head.ok()) return head.status();
+  return wire::Body(std::move(*head), std::move(records));
+}
+
 Status Post(std::function<void(Client&)> fn) {
   runtime::ProgressEngine* engine = runtime::Engine();
   if (engine == nullptr) return PMIX_ERR_INIT;
@@ -81,20 +100,18 @@ void CommitPending(Client& c) {
   auto groups = std::move(c.pending_puts);
   c.pending_puts.clear();
   if (c.codec() == nullptr) return;  // singleton or server lost: nothing to send to
-  wire::Writer w(c.codec());
-  w.U32(static_cast<uint32_t>(groups.size()));
-  for (const auto& [scope, kvs] : groups) w.U32(scope).InfoArray(kvs.view());
-  auto body = w.Take();
+  auto body = CommitBody(c, groups);
   if (!body.ok()) {
     output::Error("client", "PMIx_Commit: cannot pack the data (%d)", body.status().code());
     return;
   }
-  Status sent = c.Send(wire::Msg::kCommit, *body);
+  Status sent = c.SendBody(wire::Msg::kCommit, std::move(*body));
   if (!sent.ok()) output::Verbose("client", 1, "PMIx_Commit: not sent (%d)", sent.code());
 }
 
 void PutShutdown(Client& client) {
   client.pending_puts.clear();
+  client.peers.Clear();
   client.fetched_jobs.clear();
   client.pointer_values.clear();
 }

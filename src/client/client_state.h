@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "mca/gds/base/gds_base.h"
+#include "src/client/client_modex.h"
 #include "pmix.h"
 #include "src/event/dispatcher.h"
 #include "src/groups/group_table.h"
@@ -36,7 +37,7 @@ struct Client {
   pmix_proc_t server{};       // the server's identity (from the welcome)
   std::string hostname;       // the node (the server's PMIX_HOSTNAME)
   std::shared_ptr<wire::Connection> conn;  // nullptr after the server was lost
-  gds::Store cache;           // job data from the welcome + data fetched/collected
+  gds::Store cache;           // job data, own puts, PMIx_Store_internal (peers' data: `peers`)
   bool singleton = false;     // no server: PMIx_Init without PMIX_NAMESPACE etc.
   bool finalizing = false;    // PMIx_Finalize is tearing down: no lost-server event
 
@@ -44,8 +45,13 @@ struct Client {
   // reader or PMIX_ERR_LOST_CONNECTION / PMIX_ERR_UNREACH (no server).
   void Request(wire::Msg type, const wire::Bytes& body,
                std::function<void(Status, wire::Reader&)> on_reply);
+  // The same, handing over the reply frame (a body kept past the callback;
+  // an empty frame with the error).
+  void RequestFrame(wire::Msg type, const wire::Bytes& body,
+                    std::function<void(Status, ptl::Frame&&)> on_reply);
   // One-way message; PMIX_ERR_UNREACH without a server.
   Status Send(wire::Msg type, const wire::Bytes& body);
+  Status SendBody(wire::Msg type, wire::Body body);
   const pmix_bfrops_module_t* codec() const;
 
   // Put/Get state (client_put.cc, client_get.cc):
@@ -56,6 +62,9 @@ struct Client {
   std::set<std::string, std::less<>> fetched_jobs;
   // values handed out with PMIX_GET_POINTER_VALUES, valid until finalize.
   std::vector<gds::ValuePtr> pointer_values;
+  // other processes' committed data as the server sent it, decoded on
+  // first use (client_modex.h; locks itself, any thread).
+  PeerData peers;
 
   // Caller-thread reads (the Get fast path, client_get.cc): the progress
   // thread takes cache_mu exclusively around every write to the cache;
@@ -127,6 +136,9 @@ bool GroupGet(Client& client, pmix_proc_t* target, const std::string& key,
 // - whether this process is in the custom range of an event through a
 //   group id it is a member of.
 bool InGroupRange(const Client& client, const event::Event& ev);
+// Other jobs' job records a server passed on (PeerData::Add) into the
+// cache (PMIX_GLOBAL); takes cache_mu. The first error (client_get.cc).
+Status StoreJobRecords(Client& client, const std::vector<wire::ProcData>& jobs);
 
 }  // namespace pmix::client
 

@@ -24,7 +24,17 @@ test_unit_server_fence_tracker_tests_LDFLAGS = -pthread
 endif
 # Commit/Get/direct modex (h6).
 src_libpmix_core_la_SOURCES += \
-	src/server/server_get.cc src/server/server_get.h src/server/server_dmodex.cc
+	src/server/server_get.cc src/server/server_get.h src/server/server_dmodex.cc \
+	src/server/server_commit.cc \
+	src/server/modex_store.cc src/server/modex_store.h
+if HAVE_GTEST
+check_PROGRAMS += test/unit/server/modex_store_tests
+TESTS += test/unit/server/modex_store_tests
+test_unit_server_modex_store_tests_SOURCES = test/unit/server/modex_store_test.cc \
+	test/unit/server/modex_ingest_test.cc
+test_unit_server_modex_store_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
+test_unit_server_modex_store_tests_LDFLAGS = -pthread
+endif
 # The fence test client (test host, public pmix.h only) and its integration test.
 check_PROGRAMS += test/host/clients/client_fence
 test_host_clients_client_fence_SOURCES = test/host/clients/client_fence.c test/host/clients/client_util.h

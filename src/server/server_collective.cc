@@ -48,14 +48,14 @@ Status MergeDirectives(Tracker& t, std::span<const pmix_info_t> infos) {
 }
 
 void AnswerAll(const Tracker& t, const BodyFor& body_for) {
-  std::map<const pmix_bfrops_module_t*, wire::Bytes> bodies;
+  std::map<const pmix_bfrops_module_t*, wire::Body> bodies;
   for (const auto& [who, c] : t.contributions) {
     auto peer = c.peer.lock();
     if (peer == nullptr || peer->conn->closed()) continue;
     const pmix_bfrops_module_t* codec = peer->conn->codec();
     auto it = bodies.find(codec);
     if (it == bodies.end()) it = bodies.emplace(codec, body_for(codec)).first;
-    peer->conn->Reply(c.request, it->second).ok();
+    peer->conn->ReplyBody(c.request, it->second).ok();
   }
 }
 

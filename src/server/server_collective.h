@@ -20,8 +20,10 @@ namespace pmix::server::fence {
 // lookup refers to `s`: use it while `s` lives.
 NamespaceLookup NamespacesOf(Server& s);
 
-// The reply body for a contributor speaking `codec`.
-using BodyFor = std::function<wire::Bytes(const pmix_bfrops_module_t* codec)>;
+// The reply body for a contributor speaking `codec` (a plain wire::Bytes
+// converts; a body with a shared tail sends that tail to every contributor
+// without copying it).
+using BodyFor = std::function<wire::Body(const pmix_bfrops_module_t* codec)>;
 
 // Bounds `t` by PMIX_TIMEOUT `seconds` from now: unless an earlier bound
 // is armed already, (re)arms t.deadline / t.timer so that `expire(t.id)`
@@ -43,7 +45,7 @@ pmix_status_t DropDeparted(Tracker& t, const ProcName& who);
 Status MergeDirectives(Tracker& t, std::span<const pmix_info_t> infos);
 
 // Replies to every contributor of `t` whose connection is still open,
-// building one body per codec.
+// building one body per codec (body_for is called once per codec).
 void AnswerAll(const Tracker& t, const BodyFor& body_for);
 
 }  // namespace pmix::server::fence

@@ -1,13 +1,16 @@
 // Direct modex, both directions (standard §5.3, §6.2, §17.2.x):
 //  - a client's get for a process this server does not host goes to the
-//    host's direct_modex upcall; the host's answer (a blob of wire
-//    ProcData records, proc_data.h) goes into the store, then the held
-//    requests for that process are answered from it;
+//    host's direct_modex upcall; the host's answer (a blob of records,
+//    wire/proc_data.h) goes into the stores (StoreRemoteData), then the
+//    held requests for that process are answered from them;
 //  - PMIx_server_dmodex_request: the host asks for a local process's data
-//    on behalf of another node; answered once the process has committed.
+//    on behalf of another node; answered, once the process has committed,
+//    with its records as committed (no re-encoding).
 #include <cstring>
 #include <memory>
 
+#include "mca/bfrops/base/bfrops_base.h"
+#include "pmix.h"
 #include "src/client/get_rules.h"
 #include "src/common/api_guard.h"
 #include "src/common/output.h"
@@ -26,22 +29,11 @@ struct HostCall {
 
 std::pair<std::string, pmix_rank_t> Key(const pmix_proc_t& p) { return {p.nspace, p.rank}; }
 
-void StoreHostData(Server& s, std::span<const uint8_t> blob) {
-  auto records = wire::DecodeProcDataBlob(blob);
-  if (!records.ok()) {
-    output::Error("server", "direct modex: the host's data is malformed (%d)",
-                  records.status().code());
-    return;
-  }
-  for (const auto& rec : *records) {
-    // Our own registration of a job is authoritative for its job data
-    // (it holds this node's view: local peers etc.).
-    if (rec.proc.rank == PMIX_RANK_WILDCARD && s.FindNamespace(rec.proc.nspace) != nullptr) continue;
-    Status stored = wire::StoreProcData(s.store, rec, PMIX_GLOBAL);
-    if (!stored.ok())
-      output::Error("server", "direct modex: data of %s:%u not stored (%d)", rec.proc.nspace,
-                    rec.proc.rank, stored.code());
-  }
+void StoreHostData(Server& s, const std::shared_ptr<const wire::Bytes>& blob) {
+  auto taken = StoreRemoteData(s, blob);
+  if (!taken.ok())
+    output::Error("server", "direct modex: the host's data is refused (%s)",
+                  PMIx_Error_string(taken.status().code()));
 }
 
 void CallHost(Server& s, const pmix_proc_t& target, std::span<const pmix_info_t> infos);
@@ -104,9 +96,10 @@ void ScheduleRetry(const pmix_proc_t& target) {
   });
 }
 
-void OnHostData(Server& s, const pmix_proc_t& target, pmix_status_t status, const wire::Bytes& blob) {
+void OnHostData(Server& s, const pmix_proc_t& target, pmix_status_t status,
+                const std::shared_ptr<const wire::Bytes>& blob) {
   GetState().host_inflight.erase(Key(target));
-  if (status == PMIX_SUCCESS && !blob.empty()) StoreHostData(s, blob);
+  if (status == PMIX_SUCCESS && !blob->empty()) StoreHostData(s, blob);
   FinishHostWait(s, target, status);
 }
 
@@ -114,38 +107,48 @@ void OnHostData(Server& s, const pmix_proc_t& target, pmix_status_t status, cons
 void HostModexDone(pmix_status_t status, const char* data, size_t ndata, void* cbdata,
                    pmix_release_cbfunc_t release_fn, void* release_cbdata) {
   std::unique_ptr<HostCall> call(static_cast<HostCall*>(cbdata));
-  wire::Bytes blob;
-  if (data != nullptr && ndata > 0) blob.assign(data, data + ndata);
+  // The host's buffer is valid until release_fn: the one copy, kept as the
+  // stored records' buffer.
+  auto copy = std::make_shared<wire::Bytes>();
+  try {
+    if (data != nullptr && ndata > 0) copy->assign(data, data + ndata);
+  } catch (const std::bad_alloc&) {
+    status = PMIX_ERR_NOMEM;
+  }
   if (release_fn != nullptr) release_fn(release_cbdata);
+  std::shared_ptr<const wire::Bytes> blob = std::move(copy);
   if (call == nullptr) return;
   pmix_proc_t target = call->target;
-  PostToServer([target, status, blob = std::move(blob)](Server& s) {
-    OnHostData(s, target, status, blob);
-  });
+  PostToServer([target, status, blob](Server& s) { OnHostData(s, target, status, blob); });
 }
 
 // The data another node's host asked for: the job record and proc's (or,
-// for a wildcard rank, every rank's) data as remote processes see it.
+// for a wildcard rank, every rank's) records as remote processes see them,
+// concatenated as they are stored.
 Result<wire::Bytes> CollectForRemote(Server& s, const pmix_proc_t& proc) {
-  std::vector<wire::ProcData> records;
+  auto codec = bfrops::DefaultCodec();
+  if (!codec.ok()) return codec.status();
+  wire::Bytes out;
   wire::ProcData job = JobRecord(s, proc.nspace);
-  if (job.kvs.size() > 0) records.push_back(std::move(job));
+  if (job.kvs.size() > 0) PMIX_RETURN_IF_ERROR(wire::AppendRecord(*codec, job.proc, job.kvs.view(), out));
   std::vector<pmix_rank_t> ranks;
   if (proc.rank == PMIX_RANK_WILDCARD) {
-    auto ids = s.store.Instances(proc, PMIX_GDS_REALM_PROC);
-    if (ids.ok())
-      for (const pmix_info_t& id : ids->view()) ranks.push_back(id.value.data.rank);
+    ranks = s.modex.Ranks(proc.nspace);
   } else {
     ranks.push_back(proc.rank);
   }
+  size_t total = out.size();
+  pmix_proc_t one = proc;
   for (pmix_rank_t rank : ranks) {
-    pmix_proc_t one = proc;
     one.rank = rank;
-    auto rec = wire::CollectProcData(s.store, one, PMIX_GDS_VIEW_REMOTE);
-    if (!rec.ok()) return rec.status();
-    if (rec->kvs.size() > 0) records.push_back(std::move(*rec));
+    total += s.modex.Size(one, PMIX_GDS_VIEW_REMOTE);
   }
-  return wire::EncodeProcDataBlob(records);
+  out.reserve(total);
+  for (pmix_rank_t rank : ranks) {
+    one.rank = rank;
+    s.modex.Append(one, PMIX_GDS_VIEW_REMOTE, out);
+  }
+  return out;
 }
 
 void AnswerDmodex(Server& s, const DmodexHold& hold) {

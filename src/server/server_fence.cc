@@ -4,7 +4,14 @@
 // participants local: the host is not called) or goes to the host's
 // fence_nb once, with the local participants' data when PMIX_COLLECT_DATA
 // was asked for. The result goes back to every local participant: a status
-// and, with data collection, the participants' data records.
+// and, with data collection, the participants' records (wire/proc_data.h).
+//
+// Data path (no O(N^2) copying or packing): each record is stored once as
+// committed (s.modex); the host gets one concatenation of the local
+// participants' records as remote readers see them; the result is one
+// concatenation of the host's records (as they came) and the local
+// participants' records as local readers see them, shared by every reply
+// (wire::Body), which clients decode lazily (client_modex.h).
 //
 // Decisions the standard leaves open:
 // - A participant whose connection closes without PMIx_Finalize is dropped
@@ -47,6 +54,7 @@
 #include "src/server/server_collective.h"
 #include "src/server/server_fence.h"
 #include "src/server/server_group.h"
+#include "src/server/server_get.h"
 #include "src/server/server_internal.h"
 #include "src/wire/proc_data.h"
 
@@ -55,7 +63,6 @@ namespace {
 
 using fence::ProcName;
 using fence::Tracker;
-using Records = std::vector<wire::ProcData>;
 
 struct FenceState {
   fence::Table table;
@@ -74,19 +81,24 @@ FenceState& State() {
 
 void* IdToCbdata(uint64_t id) { return reinterpret_cast<void*>(static_cast<uintptr_t>(id)); }
 
-wire::Bytes ReplyBody(const pmix_bfrops_module_t* codec, pmix_status_t status,
-                      std::span<const wire::ProcData> records) {
+// The answer for a contributor speaking codec: the status and, on success,
+// the records (default codec; shared by every contributor of that codec).
+wire::Body ReplyBody(const pmix_bfrops_module_t* codec, pmix_status_t status,
+                     const std::shared_ptr<const wire::Bytes>& records) {
+  auto tail = status == PMIX_SUCCESS ? get::ForCodec(codec, records) : Result<std::shared_ptr<const wire::Bytes>>(nullptr);
+  if (!tail.ok()) status = tail.status().code();
   wire::Writer w(codec);
   w.Status(status);
-  if (status == PMIX_SUCCESS) wire::PackProcData(w, records);
-  auto body = w.Take();
-  if (body.ok()) return std::move(*body);
-  output::Error("server", "fence: cannot pack the result: %s", PMIx_Error_string(body.status().code()));
-  return StatusBody(codec, body.status().code());
+  auto head = w.Take();
+  if (!head.ok()) {
+    output::Error("server", "fence: cannot pack the result: %s", PMIx_Error_string(head.status().code()));
+    return StatusBody(codec, head.status().code());
+  }
+  return wire::Body(std::move(*head), status == PMIX_SUCCESS ? std::move(*tail) : nullptr);
 }
 
 // Every local participant gets the same answer.
-void AnswerAll(const Tracker& t, pmix_status_t status, std::span<const wire::ProcData> records) {
+void AnswerAll(const Tracker& t, pmix_status_t status, std::shared_ptr<const wire::Bytes> records) {
   fence::AnswerAll(t, [&](const pmix_bfrops_module_t* codec) {
     return ReplyBody(codec, status, records);
   });
@@ -113,41 +125,39 @@ void Fail(uint64_t id, pmix_status_t status) {
   if (t == nullptr) return;
   output::Verbose("server", 2, "fence %llu failed: %s", static_cast<unsigned long long>(id),
                   PMIx_Error_string(status));
-  AnswerAll(*t, status, {});
+  AnswerAll(*t, status, nullptr);
 }
 
-// The local participants' data as a requester of `view` sees it.
-Result<Records> CollectLocal(const Server& s, const Tracker& t, pmix_gds_view_t view) {
-  Records out;
-  for (const auto& who : t.participants.local) {
-    auto rec = wire::CollectProcData(s.store, fence::ProcOf(who), view);
-    if (!rec.ok()) return rec.status();
-    if (rec->kvs.size() > 0) out.push_back(std::move(*rec));
-  }
-  return out;
+// The size of the local participants' records as a requester of `view` sees them.
+size_t LocalSize(const Server& s, const Tracker& t, pmix_gds_view_t view) {
+  size_t n = 0;
+  for (const auto& who : t.participants.local) n += s.modex.Size(fence::ProcOf(who), view);
+  return n;
 }
 
 // Success: the remote records (from the host) plus, with data collection,
-// the local participants' data.
-void Complete(Server& s, uint64_t id, Records remote) {
+// the local participants' records as local peers see them: one
+// concatenation of stored bytes, sent to every participant.
+void Complete(Server& s, uint64_t id, wire::Bytes remote) {
   Tracker* pending = State().table.Find(id);
   if (pending == nullptr) return;
-  Records records = std::move(remote);
+  auto records = std::make_shared<wire::Bytes>(std::move(remote));
   if (pending->collect) {
-    auto local = CollectLocal(s, *pending, PMIX_GDS_VIEW_LOCAL);
-    if (!local.ok()) return Fail(id, local.status().code());
-    for (auto& rec : *local) records.push_back(std::move(rec));
+    records->reserve(records->size() + LocalSize(s, *pending, PMIX_GDS_VIEW_LOCAL));
+    for (const auto& who : pending->participants.local)
+      s.modex.Append(fence::ProcOf(who), PMIX_GDS_VIEW_LOCAL, *records);
   }
   std::unique_ptr<Tracker> t = Finish(id);
-  AnswerAll(*t, PMIX_SUCCESS, records);
+  AnswerAll(*t, PMIX_SUCCESS, std::move(records));
 }
 
 void HostDone(pmix_status_t status, const char* data, size_t ndata, void* cbdata,
               pmix_release_cbfunc_t release_fn, void* release_cbdata);
 
-// Hands the collective to the host. local_status: a local failure to report
-// (PMIX_LOCAL_COLLECTIVE_STATUS); then no data goes with it.
-pmix_status_t CallHost(Server& s, Tracker& t, const wire::Bytes& blob,
+// Hands the collective to the host with data (malloc'd, ndata bytes; NULL
+// for none), which the host owns from here on, whatever happens.
+// local_status: a local failure to report (PMIX_LOCAL_COLLECTIVE_STATUS).
+pmix_status_t CallHost(Server& s, Tracker& t, char* data, size_t ndata,
                        std::optional<pmix_status_t> local_status) {
   bool yes = true;
   Status added;
@@ -155,16 +165,13 @@ pmix_status_t CallHost(Server& s, Tracker& t, const wire::Bytes& blob,
     added = t.directives.Add(PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
   if (added.ok() && local_status)
     added = t.directives.Add(PMIX_LOCAL_COLLECTIVE_STATUS, &*local_status, PMIX_STATUS);
-  if (!added.ok()) return added.code();
-  char* data = nullptr;
-  if (!blob.empty()) {
-    data = static_cast<char*>(std::malloc(blob.size()));
-    if (data == nullptr) return PMIX_ERR_NOMEM;
-    std::memcpy(data, blob.data(), blob.size());
+  if (!added.ok()) {
+    std::free(data);
+    return added.code();
   }
   t.host_called = true;
   pmix_status_t rc = s.module.fence_nb(t.procs.data(), t.procs.size(), t.directives.data(),
-                                       t.directives.size(), data, blob.size(), HostDone, IdToCbdata(t.id));
+                                       t.directives.size(), data, ndata, HostDone, IdToCbdata(t.id));
   if (rc == PMIX_SUCCESS) t.host_pending = true;
   return rc;
 }
@@ -174,26 +181,31 @@ void Launch(Server& s, Tracker& t) {
   uint64_t id = t.id;
   if (!t.participants.remote) return t.departed ? Fail(id, *t.departed) : Complete(s, id, {});
   if (s.module.fence_nb == nullptr) return Fail(id, PMIX_ERR_NOT_SUPPORTED);
-  wire::Bytes blob;
   if (t.departed) {
-    pmix_status_t rc = CallHost(s, t, blob, *t.departed);
+    pmix_status_t rc = CallHost(s, t, nullptr, 0, *t.departed);
     if (rc != PMIX_SUCCESS) Fail(id, rc == PMIX_OPERATION_SUCCEEDED ? *t.departed : rc);
     return;
   }
-  if (t.collect) {
-    auto local = CollectLocal(s, t, PMIX_GDS_VIEW_REMOTE);
-    if (!local.ok()) return Fail(id, local.status().code());
-    auto encoded = wire::EncodeProcDataBlob(*local);
-    if (!encoded.ok()) return Fail(id, encoded.status().code());
-    blob = std::move(*encoded);
+  char* data = nullptr;
+  size_t ndata = t.collect ? LocalSize(s, t, PMIX_GDS_VIEW_REMOTE) : 0;
+  if (ndata > 0) {
+    // The local participants' records as remote readers see them, copied
+    // once into the buffer the host receives.
+    data = static_cast<char*>(std::malloc(ndata));
+    if (data == nullptr) return Fail(id, PMIX_ERR_NOMEM);
+    size_t at = 0;
+    for (const auto& who : t.participants.local)
+      at += s.modex.CopyTo(fence::ProcOf(who), PMIX_GDS_VIEW_REMOTE, reinterpret_cast<uint8_t*>(data) + at);
   }
-  pmix_status_t rc = CallHost(s, t, blob, std::nullopt);
+  pmix_status_t rc = CallHost(s, t, data, ndata, std::nullopt);
   if (rc == PMIX_OPERATION_SUCCEEDED) return Complete(s, id, {});
   if (rc != PMIX_SUCCESS) Fail(id, rc);
 }
 
-// The host's result, back on the progress thread.
-void OnHostResult(Server& s, uint64_t id, pmix_status_t status, const wire::Bytes& blob) {
+// The host's result, back on the progress thread: the records of other
+// nodes' participants, stored and passed on as they came.
+void OnHostResult(Server& s, uint64_t id, pmix_status_t status,
+                  const std::shared_ptr<const wire::Bytes>& blob) {
   FenceState& st = State();
   if (st.detached.erase(id) != 0) return;  // already answered (failed or timed out)
   Tracker* t = st.table.Find(id);
@@ -201,15 +213,19 @@ void OnHostResult(Server& s, uint64_t id, pmix_status_t status, const wire::Byte
   t->host_pending = false;
   if (status != PMIX_SUCCESS) return Fail(id, status);
   if (t->departed) return Fail(id, *t->departed);  // no data from an interrupted fence
-  auto records = blob.empty() ? Result<Records>(Records{}) : wire::DecodeProcDataBlob(blob);
-  if (!records.ok()) return Fail(id, records.status().code());
-  Records remote;
-  for (auto& rec : *records) {
-    Namespace* ns = s.FindNamespace(rec.proc.nspace);
-    if (ns != nullptr && ns->IsLocal(rec.proc.rank)) continue;  // ours: the store is authoritative
-    Status stored = wire::StoreProcData(s.store, rec, PMIX_GLOBAL);
-    if (!stored.ok()) return Fail(id, stored.code());
-    remote.push_back(std::move(rec));
+  auto taken = get::StoreRemoteData(s, blob);
+  if (!taken.ok()) {
+    output::Error("server", "fence: the host's data is refused (%s)",
+                  PMIx_Error_string(taken.status().code()));
+    return Fail(id, taken.status().code());
+  }
+  size_t total = 0;
+  for (const wire::RecordRef& ref : *taken) total += ref.size;
+  wire::Bytes remote;
+  remote.reserve(total);
+  for (const wire::RecordRef& ref : *taken) {
+    std::span<const uint8_t> record = ref.Record(*blob);
+    remote.insert(remote.end(), record.begin(), record.end());
   }
   Complete(s, id, std::move(remote));
 }
@@ -219,14 +235,17 @@ void HostDone(pmix_status_t status, const char* data, size_t ndata, void* cbdata
               pmix_release_cbfunc_t release_fn, void* release_cbdata) {
   ApiGuardVoid("fence_nb callback", [&] {
     uint64_t id = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(cbdata));
-    wire::Bytes copy;
+    // The host's buffer is valid until release_fn: the one copy, which the
+    // stored records then share.
+    auto copy = std::make_shared<wire::Bytes>();
     try {
-      if (data != nullptr && ndata > 0) copy.assign(data, data + ndata);
+      if (data != nullptr && ndata > 0) copy->assign(data, data + ndata);
     } catch (const std::bad_alloc&) {
       status = PMIX_ERR_NOMEM;
     }
     if (release_fn != nullptr) release_fn(release_cbdata);
-    PostToServer([id, status, copy = std::move(copy)](Server& s) { OnHostResult(s, id, status, copy); });
+    std::shared_ptr<const wire::Bytes> blob = std::move(copy);
+    PostToServer([id, status, blob](Server& s) { OnHostResult(s, id, status, blob); });
   });
 }
 

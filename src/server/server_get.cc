@@ -1,12 +1,13 @@
-// The server's side of PMIx_Commit and PMIx_Get (standard §5.3, §6.2):
-// committed data into the store, gets answered from the store, held until
-// a local target commits, or sent to the host (server_dmodex.cc).
+// The server's side of PMIx_Get (standard §5.3, §6.2): gets answered from
+// the stores (committed data: s.modex, server_commit.cc), held until a
+// local target commits, or sent to the host (server_dmodex.cc).
 //
-// kCommit body: u32 group count, then per group u32 scope + info array.
 // kGet request: proc, key (NULL: all), infos, bool want_job. Reply:
-// status, bool has_job [, i32 nlocalprocs, info array], ProcData records.
+// status, bool has_job [, i32 nlocalprocs, info array], then records
+// (wire/proc_data.h, the connection's codec) to the end of the body.
 #include <cstring>
 
+#include "mca/bfrops/base/bfrops_base.h"
 #include "src/client/get_rules.h"
 #include "src/common/info_lookup.h"
 #include "src/common/output.h"
@@ -17,8 +18,6 @@
 namespace pmix::server {
 namespace get {
 namespace {
-
-constexpr uint32_t kMaxCommitGroups = 1u << 20;
 
 bool IsJobRequest(const Request& req) {
   return getrules::IsReservedKey(req.key) || req.target.rank == PMIX_RANK_WILDCARD;
@@ -45,26 +44,20 @@ Result<Request> ParseGet(const PeerPtr& peer, const ptl::Frame& frame) {
 
 // Whether key (or, for an empty key, any data) of proc is visible.
 Status Probe(Server& s, const pmix_proc_t& proc, const std::string& key) {
-  pmix_gds_view_t view = ViewOf(s, proc);
   if (key.empty()) {
     Namespace* ns = s.FindNamespace(proc.nspace);
     if (ns != nullptr && ns->IsLocal(proc.rank))
       return ns->committed.count(proc.rank) != 0 ? Status() : Status(PMIX_ERR_NOT_FOUND);
-    auto all = s.store.Fetch(proc, gds::Where::Proc(), view, "");
-    return all.ok() ? Status() : Status(PMIX_ERR_NOT_FOUND);
   }
-  auto v = s.store.FetchValue(proc, gds::Where::Proc(), view, key);
-  return v.ok() ? Status() : v.status();
+  return s.modex.Find(proc, ViewOf(s, proc), key);
 }
 
 // Rank PMIX_RANK_UNDEF: the first rank of the namespace that holds the key.
 Status FindOwner(Server& s, const Request& req, pmix_rank_t* owner) {
-  auto ranks = s.store.Instances(req.target, PMIX_GDS_REALM_PROC);
-  if (!ranks.ok()) return PMIX_ERR_NOT_FOUND;
   Status answer = PMIX_ERR_NOT_FOUND;
-  for (const pmix_info_t& id : ranks->view()) {
+  for (pmix_rank_t rank : s.modex.Ranks(req.target.nspace)) {
     pmix_proc_t proc = req.target;
-    proc.rank = id.value.data.rank;
+    proc.rank = rank;
     Status found = Probe(s, proc, req.key);
     if (found.ok()) {
       *owner = proc.rank;
@@ -175,6 +168,13 @@ void FailHeld(Pick pick, pmix_status_t status) {
 
 }  // namespace
 
+void ReleaseCommitted(Server& s, const pmix_proc_t& who) {
+  Release(s, [&who](const Request& req) {
+    return PMIx_Check_nspace(req.target.nspace, who.nspace) &&
+           (req.target.rank == who.rank || req.target.rank == PMIX_RANK_UNDEF);
+  });
+}
+
 State& GetState() {
   static State state;
   return state;
@@ -213,24 +213,39 @@ void ReplyData(Server& s, const Request& req, pmix_rank_t owner) {
   const auto& conn = req.requester->conn;
   if (conn == nullptr || conn->closed()) return;
   Namespace* ns = s.FindNamespace(req.target.nspace);
-  std::vector<wire::ProcData> records;
+  wire::Bytes records;  // default codec
   if (owner < PMIX_RANK_VALID) {
     pmix_proc_t proc = req.target;
     proc.rank = owner;
-    auto rec = wire::CollectProcData(s.store, proc, ViewOf(s, proc));
-    if (rec.ok() && rec->kvs.size() > 0) records.push_back(std::move(*rec));
+    pmix_gds_view_t view = ViewOf(s, proc);
+    records.reserve(s.modex.Size(proc, view));
+    s.modex.Append(proc, view, records);
   }
   if (req.want_job && ns == nullptr) {  // job data the host sent for an unregistered job
     auto job = JobRecord(s, req.target.nspace);
-    if (job.kvs.size() > 0) records.push_back(std::move(job));
+    auto codec = bfrops::DefaultCodec();
+    Status added = !codec.ok() ? codec.status() : job.kvs.size() == 0 ? Status()
+                 : wire::AppendRecord(*codec, job.proc, job.kvs.view(), records);
+    if (!added.ok()) return ReplyStatus(req, added.code());
   }
+  auto tail = ForCodec(conn->codec(), std::make_shared<const wire::Bytes>(std::move(records)));
+  if (!tail.ok()) return ReplyStatus(req, tail.status().code());
   wire::Writer w(conn->codec());
   w.Status(PMIX_SUCCESS).Bool(req.want_job && ns != nullptr);
   if (req.want_job && ns != nullptr) w.I32(ns->nlocalprocs).InfoArray(ns->registration.view());
-  wire::PackProcData(w, records);
-  auto body = w.Take();
-  if (!body.ok()) return ReplyStatus(req, body.status().code());
-  conn->Reply(req.reply_to, *body).ok();
+  auto head = w.Take();
+  if (!head.ok()) return ReplyStatus(req, head.status().code());
+  conn->ReplyBody(req.reply_to, wire::Body(std::move(*head), std::move(*tail))).ok();
+}
+
+Result<std::shared_ptr<const wire::Bytes>> ForCodec(const pmix_bfrops_module_t* codec,
+                                                    std::shared_ptr<const wire::Bytes> records) {
+  auto fallback = bfrops::DefaultCodec();
+  if (!fallback.ok()) return fallback.status();
+  if (codec == *fallback || records == nullptr || records->empty()) return records;
+  auto transcoded = wire::Transcode(*fallback, codec, *records);
+  if (!transcoded.ok()) return transcoded.status();
+  return std::shared_ptr<const wire::Bytes>(std::make_shared<wire::Bytes>(std::move(*transcoded)));
 }
 
 bool TryAnswer(Server& s, const Request& req) {
@@ -276,36 +291,6 @@ void HandleGet(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   get::ServeProcData(s, std::move(*req));
 }
 
-void HandleCommit(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
-  wire::Reader r(peer->conn->codec(), frame.payload);
-  uint32_t ngroups = r.U32();
-  for (uint32_t g = 0; r.status().ok() && g < ngroups && g < get::kMaxCommitGroups; ++g) {
-    uint32_t scope = r.U32();
-    wire::Infos kvs = r.InfoArray();
-    if (!r.status().ok() || getrules::CheckPutScope(static_cast<pmix_scope_t>(scope)).code() !=
-                                PMIX_SUCCESS || scope == PMIX_INTERNAL)
-      continue;
-    for (const pmix_info_t& kv : kvs.view()) {
-      if (getrules::IsReservedKey(kv.key)) continue;  // never from a client (RFC0009)
-      Status stored = s.store.PutValue(peer->proc, gds::Where::Proc(),
-                                       static_cast<pmix_scope_t>(scope), kv.key, kv.value);
-      if (!stored.ok())
-        output::PeerError("server", "commit from %s:%u: key %s not stored (%d)", peer->proc.nspace,
-                          peer->proc.rank, kv.key, stored.code());
-    }
-  }
-  if (!r.status().ok()) {
-    output::PeerError("server", "malformed commit from %s:%u", peer->proc.nspace, peer->proc.rank);
-  }
-  if (peer->ns != nullptr) peer->ns->committed.insert(peer->proc.rank);
-  const pmix_proc_t& who = peer->proc;
-  get::Release(s, [&who](const get::Request& req) {
-    return PMIx_Check_nspace(req.target.nspace, who.nspace) &&
-           (req.target.rank == who.rank || req.target.rank == PMIX_RANK_UNDEF);
-  });
-  get::DmodexOnCommit(s, who);
-}
-
 void GetOnPeerLost(Server& s, const PeerPtr& peer) {
   auto& held = get::GetState().held;
   for (auto it = held.begin(); it != held.end();) {
@@ -327,6 +312,7 @@ void GetOnNamespaceGone(Server& s, const std::string& nspace) {
     return h.wait == get::Wait::kCommit && PMIx_Check_nspace(h.req.target.nspace, all.nspace);
   }, PMIX_ERR_NOT_FOUND);
   get::DmodexFail(s, all, PMIX_ERR_NOT_FOUND, true);
+  s.modex.Remove(all);
 }
 
 void GetShutdown(Server& s) {

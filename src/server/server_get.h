@@ -82,6 +82,34 @@ void Hold(Server& s, Request&& req, Wait wait);
 // (empty kvs when none).
 wire::ProcData JobRecord(Server& s, const char* nspace);
 
+// Records (default codec) as the tail of a message to a peer speaking
+// codec: the same bytes, or a transcoded copy when the codecs differ.
+Result<std::shared_ptr<const wire::Bytes>> ForCodec(const pmix_bfrops_module_t* codec,
+                                                    std::shared_ptr<const wire::Bytes> records);
+
+// A local process committed: answers the held requests about it that the
+// store can now answer.
+void ReleaseCommitted(Server& s, const pmix_proc_t& who);
+
+// server_commit.cc: stores what `who` committed (a kCommit body, in the
+// peer's codec) into s.modex. A malformed body, a record of another
+// process or a scope a client cannot commit is refused whole (nothing of it
+// stored); keys a client may not put (RFC0009) are dropped.
+Status StoreCommit(Server& s, const pmix_proc_t& who, const pmix_bfrops_module_t* codec,
+                   const std::shared_ptr<const wire::Bytes>& payload);
+
+// server_commit.cc: stores a blob of records other servers sent through
+// the host (default codec). Records of processes local here are skipped
+// (what they committed here is authoritative); rank PMIX_RANK_WILDCARD
+// records go to the job realm of s.store unless the namespace is
+// registered here; the others into s.modex as PMIX_GLOBAL (their server
+// filtered them for remote readers). Every record is decoded first: a
+// malformed blob, or a record of an invalid rank, stores nothing. The
+// stored records share `blob` (no copy). Returns the records taken (all
+// but the skipped local ones), for forwarding.
+Result<std::vector<wire::RecordRef>> StoreRemoteData(Server& s,
+                                                     const std::shared_ptr<const wire::Bytes>& blob);
+
 // server_dmodex.cc: asks the host for req.target's data (req is held as
 // kHost; one direct_modex call per target at a time).
 void AskHost(Server& s, Request&& req);

@@ -58,8 +58,8 @@ std::vector<wire::ProcData> LocalDataOf(Server& s, std::span<const pmix_proc_t> 
   std::vector<wire::ProcData> out;
   for (const pmix_proc_t& m : members) {
     if (!IsLocal(s, m)) continue;
-    auto rec = wire::CollectProcData(s.store, m, PMIX_GDS_VIEW_LOCAL);
-    if (rec.ok() && rec->kvs.size() > 0) out.push_back(std::move(*rec));
+    auto kvs = s.modex.FetchAll(m, PMIX_GDS_VIEW_LOCAL);  // committed data (modex_store.h)
+    if (kvs.ok() && kvs->size() > 0) out.push_back(wire::ProcData{m, std::move(*kvs)});
   }
   return out;
 }
@@ -122,7 +122,7 @@ void StoreContribution(Server& s, const pmix_proc_t& who, std::span<const pmix_i
     }
   }
   if (kvs.size() == 0) return;
-  Status stored = s.store.Put(who, gds::Where::Proc(), PMIX_GLOBAL, kvs.view());
+  Status stored = s.modex.AddKvs(who, PMIX_GLOBAL, kvs.view());  // with the committed data
   if (!stored.ok())
     output::Error("server", "group data of %s:%u not stored: %s", who.nspace, who.rank,
                   PMIx_Error_string(stored.code()));
@@ -232,7 +232,9 @@ std::vector<wire::ProcData> KeepRemote(Server& s, std::vector<wire::ProcData>&& 
   std::vector<wire::ProcData> out;
   for (auto& rec : records) {
     if (IsLocal(s, rec.proc)) continue;
-    if (!wire::StoreProcData(s.store, rec, PMIX_GLOBAL).ok()) continue;
+    Status stored = rec.proc.rank == PMIX_RANK_WILDCARD ? wire::StoreProcData(s.store, rec, PMIX_GLOBAL)
+                                                        : s.modex.AddKvs(rec.proc, PMIX_GLOBAL, rec.kvs.view());
+    if (!stored.ok()) continue;
     out.push_back(std::move(rec));
   }
   return out;
@@ -330,14 +332,12 @@ Result<wire::Infos> HostDirectives(Server& s, const CollectiveOp& op, const Trac
                            std::pair{op.ft, PMIX_GROUP_FT_COLLECTIVE}})
     if (flag) PMIX_RETURN_IF_ERROR(dirs.Add(key, &yes, PMIX_BOOL));
   if (!t.participants.remote) PMIX_RETURN_IF_ERROR(dirs.Add(PMIX_GROUP_LOCAL_ONLY, &yes, PMIX_BOOL));
-  std::vector<wire::ProcData> mine;
-  for (const auto& who : t.participants.local) {
-    auto rec = wire::CollectProcData(s.store, fence::ProcOf(who), PMIX_GDS_VIEW_REMOTE);
-    if (rec.ok() && rec->kvs.size() > 0) mine.push_back(std::move(*rec));
-  }
-  auto blob = wire::EncodeProcDataBlob(mine);
-  if (!blob.ok()) return blob.status();
-  pmix_byte_object_t bo{reinterpret_cast<char*>(blob->data()), blob->size()};
+  // The local members' stored records as remote readers see them, as the
+  // fence hands them to fence_nb (wire/proc_data.h blobs).
+  wire::Bytes blob;
+  for (const auto& who : t.participants.local)
+    s.modex.Append(fence::ProcOf(who), PMIX_GDS_VIEW_REMOTE, blob);
+  pmix_byte_object_t bo{reinterpret_cast<char*>(blob.data()), blob.size()};
   PMIX_RETURN_IF_ERROR(dirs.Add(PMIX_GROUP_ENDPT_DATA, &bo, PMIX_BYTE_OBJECT));
   return dirs;
 }

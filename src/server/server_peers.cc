@@ -63,6 +63,7 @@ bool AcceptablePsec(const std::string& psec) {
 void ActivatePeer(Server& s, const PeerPtr& peer) {
   s.peers.insert(peer);
   GrantConnectedLimits(s, *peer->conn);
+  peer->conn->TrustPeer();  // admitted: large frames (commits) are read without regrowth
   std::weak_ptr<Peer> weak = peer;
   peer->conn->SetHandlers(
       [weak](ptl::Frame&& frame) {

@@ -18,6 +18,37 @@ struct Answer {
   pmix_value_t* value = nullptr;
 };
 
+// Every PROC-realm key of proc: what the host registered and what it committed.
+Answer LookupAll(const Server& s, const pmix_proc_t& proc) {
+  auto registered = s.store.Fetch(proc, gds::Where::Proc(), PMIX_GDS_VIEW_ALL, "");
+  auto committed = proc.rank < PMIX_RANK_VALID ? s.modex.FetchAll(proc, PMIX_GDS_VIEW_ALL)
+                                               : Result<wire::Infos>(Status(PMIX_ERR_NOT_FOUND));
+  if (!registered.ok() && !committed.ok()) return {registered.status().code(), nullptr};
+  wire::Infos merged;
+  if (registered.ok())
+    for (const pmix_info_t& kv : registered->view())
+      if (!merged.Append(kv).ok()) return {PMIX_ERR_NOMEM, nullptr};
+  if (committed.ok())
+    for (const pmix_info_t& kv : committed->view())
+      if (!merged.Append(kv).ok()) return {PMIX_ERR_NOMEM, nullptr};
+  auto infos = merged.ToMalloced();
+  if (!infos.ok()) return {infos.status().code(), nullptr};
+  pmix_value_t* v = PMIx_Value_create(1);
+  auto* array = static_cast<pmix_data_array_t*>(std::calloc(1, sizeof(pmix_data_array_t)));
+  if (v == nullptr || array == nullptr) {
+    PMIx_Value_free(v, 1);
+    std::free(array);
+    PMIx_Info_free(*infos, merged.size());
+    return {PMIX_ERR_NOMEM, nullptr};
+  }
+  array->type = PMIX_INFO;
+  array->size = merged.size();
+  array->array = *infos;
+  v->type = PMIX_DATA_ARRAY;
+  v->data.darray = array;
+  return {PMIX_SUCCESS, v};
+}
+
 Answer Lookup(const Server& s, const pmix_proc_t& proc, const std::string& key) {
   // The server's own process (or PMIX_PROCID, which names the caller
   // whatever proc says, §6.1.4): answered from what the server knows.
@@ -27,22 +58,10 @@ Answer Lookup(const Server& s, const pmix_proc_t& proc, const std::string& key) 
       return {PMIX_SUCCESS, **self};
     }
   }
-  if (key.empty()) {
-    auto all = s.store.Fetch(proc, gds::Where::Proc(), PMIX_GDS_VIEW_ALL, "");
-    if (!all.ok()) return {all.status().code(), nullptr};
-    pmix_value_t* v = PMIx_Value_create(1);
-    auto* array = static_cast<pmix_data_array_t*>(std::calloc(1, sizeof(pmix_data_array_t)));
-    if (v == nullptr || array == nullptr) {
-      PMIx_Value_free(v, 1);
-      std::free(array);
-      return {PMIX_ERR_NOMEM, nullptr};
-    }
-    array->type = PMIX_INFO;
-    array->size = all->size();
-    array->array = all->release();
-    v->type = PMIX_DATA_ARRAY;
-    v->data.darray = array;
-    return {PMIX_SUCCESS, v};
+  if (key.empty()) return LookupAll(s, proc);
+  if (proc.rank < PMIX_RANK_VALID) {
+    auto committed = s.modex.Fetch(proc, PMIX_GDS_VIEW_ALL, key);
+    if (committed.ok()) return {PMIX_SUCCESS, committed->release()};
   }
   auto v = s.store.FetchValue(proc, gds::Where::Proc(), PMIX_GDS_VIEW_ALL, key);
   if (!v.ok() || proc.rank == PMIX_RANK_WILDCARD)

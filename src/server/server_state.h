@@ -28,6 +28,7 @@
 #include "src/jobinfo/jobinfo.h"
 #include "src/runtime/progress.h"
 #include "src/server/server_accept.h"
+#include "src/server/modex_store.h"
 #include "src/server/server_iof.h"
 #include "src/server/server_tool.h"
 #include "src/wire/connection.h"
@@ -82,7 +83,8 @@ struct Server {
   bool own_tmpdir = false;        // tmpdir was made by the library (removed at finalize)
   uid_t uid = 0;
   gid_t gid = 0;
-  gds::Store store;               // job data + committed data (RFC0009 placement)
+  gds::Store store;               // job data (RFC0009 placement)
+  modex::Store modex;             // committed data, local and remote (modex_store.h)
   std::map<std::string, Namespace, std::less<>> nspaces;
   std::vector<ptl::Listener> listeners;
   std::vector<std::unique_ptr<runtime::ProgressEngine::FdWatch>> listen_watches;

@@ -12,6 +12,7 @@ check_PROGRAMS += test/unit/wire/wire_tests
 TESTS += test/unit/wire/wire_tests
 test_unit_wire_wire_tests_SOURCES = \
 	test/unit/wire/protocol_test.cc \
+	test/unit/wire/proc_data_test.cc \
 	test/unit/wire/connection_test.cc \
 	test/unit/wire/buffer_limits_test.cc
 	test/unit/wire/rendezvous_test.cc

@@ -1,16 +1,32 @@
-// Process data as it travels: the committed key/values of processes in
-// fence results, get replies, and the blobs a server hands its host
+// Process data as it travels: what processes committed, in commits, fence
+// results and get replies, and in the blobs a server hands its host
 // (fence_nb data, direct_modex answers), which hosts concatenate.
 //
-// Encoding: a sequence of records, each the packed pmix_proc_t followed by
-// an info array (count + infos), packed with the default codec (every
-// pmixx server speaks it; the blob may cross hosts). Concatenating two
-// encodings yields a valid encoding of both sequences: a host may join
-// nodes' blobs in any order.
+// A blob is a sequence of records, each (packed with the codec)
+//   proc   PMIX_PROC
+//   n      PMIX_UINT64    the size of kvs
+//   kvs    n bytes: count (PMIX_UINT32), then count key/values, each
+//            key    PMIX_STRING (1..PMIX_MAX_KEYLEN characters)
+//            m      PMIX_UINT64    the size of value
+//            value  m bytes: one PMIX_VALUE
+// Concatenating two blobs yields a valid blob of both sequences: a host may
+// join nodes' blobs in any order. The sizes let a reader find every record
+// (IndexRecords) and every key (IndexKvs) without decoding values: servers
+// forward and concatenate records as they were committed, and a client
+// decodes a value only when a Get asks for it.
+//
+// Codec: between servers (host upcalls) and in what a server stores, the
+// default codec (every pmixx server speaks it); in a message, the
+// connection's (Transcode converts when they differ).
+//
+// A malformed or truncated blob is an error (PMIX_ERR_UNPACK_*, or
+// PMIX_ERR_BAD_PARAM for an invalid proc); no function here crashes or
+// reads past the span it was given. Pure functions: any thread.
 #ifndef PMIXX_SRC_WIRE_PROC_DATA_H
 #define PMIXX_SRC_WIRE_PROC_DATA_H
 
 #include <span>
+#include <string>
 #include <vector>
 
 #include "mca/gds/base/gds_base.h"
@@ -19,25 +35,73 @@
 
 namespace pmix::wire {
 
+// Where one record lies in its blob.
+struct RecordRef {
+  pmix_proc_t proc{};
+  size_t offset = 0;      // of the record
+  size_t size = 0;        // of the whole record (header and kvs)
+  size_t kvs_offset = 0;  // of its packed info array
+  size_t kvs_size = 0;
+
+  std::span<const uint8_t> Record(std::span<const uint8_t> blob) const {
+    return blob.subspan(offset, size);
+  }
+  std::span<const uint8_t> Kvs(std::span<const uint8_t> blob) const {
+    return blob.subspan(kvs_offset, kvs_size);
+  }
+};
+
+// Appends one record of proc with kvs to out (out unchanged on error).
+Status AppendRecord(const pmix_bfrops_module_t* codec, const pmix_proc_t& proc,
+                    std::span<const pmix_info_t> kvs, Bytes& out);
+
+// Frames every record of blob (their key/values are not decoded): the
+// whole blob must be records. Procs must have a terminated, non-empty
+// nspace (PMIX_ERR_BAD_PARAM otherwise).
+Result<std::vector<RecordRef>> IndexRecords(const pmix_bfrops_module_t* codec,
+                                            std::span<const uint8_t> blob);
+
+// Where one key/value lies in its record's kvs (offsets from the start of
+// RecordRef::Kvs).
+struct KvRef {
+  std::string key;
+  size_t value_offset = 0;
+  size_t value_size = 0;
+};
+
+// Frames the key/values of a record's kvs (RecordRef::Kvs) without
+// decoding their values; the whole span must be key/values.
+Result<std::vector<KvRef>> IndexKvs(const pmix_bfrops_module_t* codec, std::span<const uint8_t> kvs);
+// Decodes one value (the span must hold exactly one PMIX_VALUE).
+Result<gds::ValuePtr> DecodeValue(const pmix_bfrops_module_t* codec, std::span<const uint8_t> value);
+// Decodes a record's key/values, values included (which validates them).
+Result<Infos> DecodeKvs(const pmix_bfrops_module_t* codec, std::span<const uint8_t> kvs);
+
+// blob re-encoded from one codec into another (a copy when they are the same).
+Result<Bytes> Transcode(const pmix_bfrops_module_t* from, const pmix_bfrops_module_t* to,
+                        std::span<const uint8_t> blob);
+
+// Decoded records, for data that is small or used at once (job records, tests).
 struct ProcData {
   pmix_proc_t proc{};
   Infos kvs;
 };
 
-// Appends the records to w (the caller's codec: inside a message body).
+// Decoded records inside a message body (the group replies,
+// server_group_msg.cc), in the writer's codec: each the proc and an info
+// array; UnpackProcData reads them until the reader is at its end.
 void PackProcData(Writer& w, std::span<const ProcData> records);
-// Reads records until the reader is at its end.
 Result<std::vector<ProcData>> UnpackProcData(Reader& r);
 
-// Standalone blobs (the default codec), for host upcalls.
+// Standalone blobs in the default codec (host upcalls).
 Result<Bytes> EncodeProcDataBlob(std::span<const ProcData> records);
 Result<std::vector<ProcData>> DecodeProcDataBlob(std::span<const uint8_t> blob);
+// The same in a given codec.
+Result<std::vector<ProcData>> DecodeRecords(const pmix_bfrops_module_t* codec,
+                                            std::span<const uint8_t> blob);
 
-// proc's PROC-realm data in store as seen in view (gds.h views): an empty
-// record when it has none.
-Result<ProcData> CollectProcData(const gds::Store& store, const pmix_proc_t& proc,
-                                 pmix_gds_view_t view);
-// Stores a record's kvs in store under its proc (PROC realm) with scope.
+// Stores a record's kvs in store under its proc (PROC realm; rank
+// PMIX_RANK_WILDCARD: the JOB realm) with scope.
 Status StoreProcData(gds::Store& store, const ProcData& record, pmix_scope_t scope);
 
 }  // namespace pmix::wire

@@ -1,0 +1,170 @@
+// Other processes' records kept as received, decoded on first use
+// (client_modex.h).
+#include "src/client/client_modex.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "pmix.h"
+#include "src/common/output.h"
+
+namespace pmix::client {
+namespace {
+
+std::string NspaceOf(const pmix_proc_t& proc) {
+  return std::string(proc.nspace, ::strnlen(proc.nspace, PMIX_MAX_NSLEN));
+}
+
+}  // namespace
+
+Status PeerData::Add(const pmix_bfrops_module_t* codec, std::shared_ptr<const wire::Bytes> blob,
+                     size_t offset, const pmix_proc_t& self, std::vector<wire::ProcData>* jobs) {
+  if (blob == nullptr || offset >= blob->size()) return Status();
+  std::span<const uint8_t> records(blob->data() + offset, blob->size() - offset);
+  auto refs = wire::IndexRecords(codec, records);
+  if (!refs.ok()) return refs.status();
+  // Everything is checked before anything is kept.
+  std::vector<wire::ProcData> found;
+  for (const wire::RecordRef& ref : *refs) {
+    if (ref.proc.rank == PMIX_RANK_WILDCARD) {
+      if (PMIx_Check_nspace(ref.proc.nspace, self.nspace)) continue;
+      auto kvs = wire::DecodeKvs(codec, ref.Kvs(records));
+      if (!kvs.ok()) return kvs.status();
+      found.push_back(wire::ProcData{ref.proc, std::move(*kvs)});
+    } else if (ref.proc.rank >= PMIX_RANK_VALID) {
+      return PMIX_ERR_BAD_PARAM;
+    }
+  }
+  {
+    std::unique_lock<std::shared_mutex> lock(mu_);
+    for (const wire::RecordRef& ref : *refs) {
+      if (ref.proc.rank == PMIX_RANK_WILDCARD || PMIx_Check_procid(&ref.proc, &self)) continue;
+      procs_[Key{NspaceOf(ref.proc), ref.proc.rank}].pending.push_back(
+          Span{codec, blob, offset + ref.kvs_offset, ref.kvs_size});
+    }
+  }
+  if (jobs != nullptr)
+    for (auto& job : found) jobs->push_back(std::move(job));
+  return Status();
+}
+
+namespace {
+
+// The entries of procs (a PeerData map) that proc names, in rank order:
+// (key, entry) pointers of the map's constness.
+template <class Map>
+auto Select(Map& procs, const pmix_proc_t& proc) {
+  using KeyPtr = const typename Map::key_type*;
+  using EntryPtr = decltype(&procs.begin()->second);
+  std::vector<std::pair<KeyPtr, EntryPtr>> out;
+  std::string nspace = NspaceOf(proc);
+  if (proc.rank != PMIX_RANK_UNDEF) {
+    auto it = procs.find({nspace, proc.rank});
+    if (it != procs.end()) out.emplace_back(&it->first, &it->second);
+    return out;
+  }
+  for (auto it = procs.lower_bound({nspace, 0}); it != procs.end() && it->first.first == nspace; ++it)
+    out.emplace_back(&it->first, &it->second);
+  return out;
+}
+
+}  // namespace
+
+std::vector<const PeerData::Entry*> PeerData::EntriesOf(const pmix_proc_t& proc) const {
+  std::vector<const Entry*> out;
+  for (const auto& [who, e] : Select(procs_, proc)) out.push_back(e);
+  return out;
+}
+
+bool PeerData::AnyPending(const pmix_proc_t& proc) const {
+  for (const Entry* e : EntriesOf(proc))
+    if (!e->pending.empty()) return true;
+  return false;
+}
+
+Status PeerData::Index(const Key& who, Entry& e) {
+  Status first;
+  for (const Span& record : e.pending) {
+    auto kvs = wire::IndexKvs(record.codec, record.bytes());
+    if (!kvs.ok()) {
+      if (first.ok()) first = kvs.status();
+      output::Error("client", "the data of %s:%u is malformed (%s): dropped", who.first.c_str(),
+                    who.second, PMIx_Error_string(kvs.status().code()));
+      continue;
+    }
+    for (wire::KvRef& kv : *kvs)
+      e.values[std::move(kv.key)] =
+          Span{record.codec, record.blob, record.offset + kv.value_offset, kv.value_size};
+  }
+  e.pending.clear();
+  return first;
+}
+
+Status PeerData::IndexAll(const pmix_proc_t& proc) {
+  Status first;
+  for (auto& [who, e] : Select(procs_, proc)) {
+    Status indexed = Index(*who, *e);
+    if (first.ok()) first = indexed;
+  }
+  return first;
+}
+
+Result<PeerData::Span> PeerData::Find(const pmix_proc_t& proc, std::string_view key) const {
+  for (const Entry* e : EntriesOf(proc)) {
+    auto it = e->values.find(key);
+    if (it != e->values.end()) return it->second;
+  }
+  return Status(PMIX_ERR_NOT_FOUND);
+}
+
+Result<gds::ValuePtr> PeerData::Fetch(const pmix_proc_t& proc, std::string_view key) {
+  Result<Span> where = Status(PMIX_ERR_NOT_FOUND);
+  {
+    std::shared_lock<std::shared_mutex> lock(mu_);
+    if (procs_.empty()) return Status(PMIX_ERR_NOT_FOUND);
+    if (!AnyPending(proc)) where = Find(proc, key);
+  }
+  if (!where.ok() && where.status().code() == PMIX_ERR_NOT_FOUND) {
+    std::unique_lock<std::shared_mutex> lock(mu_);
+    IndexAll(proc).ok();  // what is malformed is logged and dropped
+    where = Find(proc, key);
+  }
+  if (!where.ok()) return where.status();
+  // Outside the lock: the span keeps its bytes alive.
+  return wire::DecodeValue(where->codec, where->bytes());
+}
+
+Result<wire::Infos> PeerData::FetchAll(const pmix_proc_t& proc) {
+  if (proc.rank >= PMIX_RANK_VALID) return Status(PMIX_ERR_NOT_FOUND);
+  std::vector<std::pair<std::string, Span>> found;
+  {
+    std::unique_lock<std::shared_mutex> lock(mu_);
+    IndexAll(proc).ok();  // what is malformed is logged and dropped
+    for (const Entry* e : EntriesOf(proc))
+      for (const auto& [key, span] : e->values) found.emplace_back(key, span);
+  }
+  if (found.empty()) return Status(PMIX_ERR_NOT_FOUND);
+  wire::Infos out(found.size());
+  for (size_t i = 0; i < found.size(); ++i) {
+    auto v = wire::DecodeValue(found[i].second.codec, found[i].second.bytes());
+    if (!v.ok()) return v.status();
+    pmix_info_t& info = out.data()[i];
+    PMIX_LOAD_KEY(info.key, found[i].first.c_str());
+    info.value = *v->get();  // the decoded contents move into the info
+    std::free(v->release());
+  }
+  return out;
+}
+
+bool PeerData::Waiting(const pmix_proc_t& proc) const {
+  std::shared_lock<std::shared_mutex> lock(mu_);
+  return AnyPending(proc);
+}
+
+void PeerData::Clear() {
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  procs_.clear();
+}
+
+}  // namespace pmix::client

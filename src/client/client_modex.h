@@ -1,0 +1,95 @@
+// Other processes' committed data as the server sent it (fence results,
+// get replies): the records (wire/proc_data.h) are kept as received -- the
+// reply's bytes, shared, not copied. The first Get about a process indexes
+// its records (keys and where their values lie, on the caller's thread);
+// a Get then decodes the one value it returns, straight from the kept
+// bytes, which is the copy a Get hands out anyway. A fence thus costs the
+// client one pass over the record headers, a process nobody asks about is
+// never looked at, and no value is held twice.
+//
+// This is the only home of other processes' committed data in the client:
+// the gds cache (client_state.h) holds the job description, this process's
+// own puts and PMIx_Store_internal data, and a Get looks there first.
+// Records of rank PMIX_RANK_WILDCARD (another job's data a host passed on)
+// are handed back to the caller for the cache; this process's own records
+// and its own job's are skipped.
+//
+// The server filtered every record for this client's view, so the data is
+// visible whatever PMIX_DATA_SCOPE a Get names. When a process's data
+// arrives more than once, a later value of a key replaces an earlier one.
+//
+// Threads: any; the object locks itself (lookups share a lock, indexing
+// takes it exclusively, values are decoded outside it).
+#ifndef PMIXX_SRC_CLIENT_CLIENT_MODEX_H
+#define PMIXX_SRC_CLIENT_CLIENT_MODEX_H
+
+#include <map>
+#include <memory>
+#include <shared_mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "mca/gds/base/gds_base.h"
+#include "src/common/status.h"
+#include "src/wire/proc_data.h"
+
+namespace pmix::client {
+
+class PeerData {
+ public:
+  // Keeps the records of blob from byte `offset` on (codec: how they are
+  // packed). The wildcard records of other namespaces are decoded and
+  // appended to *jobs (for the caller's cache). A malformed blob is
+  // refused whole: its error, nothing kept, nothing appended.
+  Status Add(const pmix_bfrops_module_t* codec, std::shared_ptr<const wire::Bytes> blob,
+             size_t offset, const pmix_proc_t& self, std::vector<wire::ProcData>* jobs);
+
+  // key's value (decoded for the caller) for proc; rank PMIX_RANK_UNDEF:
+  // of the lowest rank of proc's nspace that has it. Indexes the records
+  // of proc (of every rank of the nspace for PMIX_RANK_UNDEF) that wait; a
+  // record whose framing is corrupt is logged and dropped, as if it had
+  // not come (a Get that then misses asks the server). Statuses:
+  // PMIX_ERR_NOT_FOUND; a value that does not decode: the codec's error.
+  Result<gds::ValuePtr> Fetch(const pmix_proc_t& proc, std::string_view key);
+  // Every key/value of proc (a valid rank), decoded; PMIX_ERR_NOT_FOUND
+  // when none, or a decode error.
+  Result<wire::Infos> FetchAll(const pmix_proc_t& proc);
+
+  // Whether records of proc wait unindexed (for tests).
+  bool Waiting(const pmix_proc_t& proc) const;
+  void Clear();
+
+ private:
+  // Bytes in a kept blob: a record's kvs, or one value.
+  struct Span {
+    const pmix_bfrops_module_t* codec = nullptr;
+    std::shared_ptr<const wire::Bytes> blob;  // kept alive while referred to
+    size_t offset = 0;
+    size_t size = 0;
+    std::span<const uint8_t> bytes() const { return {blob->data() + offset, size}; }
+  };
+  struct Entry {
+    std::vector<Span> pending;                      // records' kvs, arrival order
+    std::map<std::string, Span, std::less<>> values;  // latest wins
+  };
+  using Key = std::pair<std::string, pmix_rank_t>;
+
+  // Under mu_ exclusively; the first error (each dropped record is logged).
+  Status Index(const Key& who, Entry& e);
+  Status IndexAll(const pmix_proc_t& proc);
+  // Under mu_ (either way): the entries proc names (every rank of the
+  // nspace for PMIX_RANK_UNDEF), in rank order.
+  std::vector<const Entry*> EntriesOf(const pmix_proc_t& proc) const;
+  bool AnyPending(const pmix_proc_t& proc) const;
+  Result<Span> Find(const pmix_proc_t& proc, std::string_view key) const;
+
+  mutable std::shared_mutex mu_;
+  std::map<Key, Entry> procs_;
+};
+
+}  // namespace pmix::client
+
+#endif  // PMIXX_SRC_CLIENT_CLIENT_MODEX_H

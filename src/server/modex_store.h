@@ -1,0 +1,107 @@
+// The server's copy of process data: what its local clients committed
+// (PMIx_Commit) and what other servers sent for their processes (fence
+// results, direct modex), kept as the records they arrived in
+// (wire/proc_data.h, default codec). A fence result, a get reply and the
+// blob handed to the host are concatenations of these bytes, never a
+// re-encoding.
+//
+// Per process: its records in arrival order, each with the scope its
+// key/values were put with (PMIX_LOCAL, PMIX_REMOTE or PMIX_GLOBAL;
+// PMIX_SCOPE_UNDEF counts as GLOBAL; data from other servers is GLOBAL,
+// their owner's server having filtered it already), and an index of its
+// keys. A view (gds.h) sees LOCAL and GLOBAL records (PMIX_GDS_VIEW_LOCAL:
+// a requester on the owner's node), REMOTE and GLOBAL ones
+// (PMIX_GDS_VIEW_REMOTE) or all (PMIX_GDS_VIEW_ALL).
+//
+// No key is held twice in one scope class, and a view never sees a key in
+// two records, so a reader may apply a process's records in any order. A
+// record that repeats a key (one already held, or twice within itself) is
+// merged: the process's records are decoded, the gds scope rules applied
+// in arrival order (GLOBAL replaces every class of the key; LOCAL or
+// REMOTE replace their own class and GLOBAL) and re-encoded as one record
+// per scope. A record equal to one already held in the same scope is
+// dropped (the same data sent again). Otherwise adding copies the record
+// once and reads copy bytes only.
+//
+// Threads: progress thread only.
+#ifndef PMIXX_SRC_SERVER_MODEX_STORE_H
+#define PMIXX_SRC_SERVER_MODEX_STORE_H
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "mca/gds/base/gds_base.h"
+#include "src/common/status.h"
+#include "src/wire/buffer.h"
+
+namespace pmix::server::modex {
+
+class Store {
+ public:
+  // Adds `record`, the bytes of one record of proc in the default codec,
+  // whose decoded key/values are `kvs` (the caller decoded it, which
+  // validated it). PMIX_ERR_BAD_PARAM for an invalid proc or a scope other
+  // than UNDEF, LOCAL, REMOTE or GLOBAL; on any error nothing changes.
+  Status Add(const pmix_proc_t& proc, pmix_scope_t scope, std::span<const uint8_t> record,
+             std::span<const pmix_info_t> kvs);
+  // The same for the record at buffer[offset, offset + size), which is
+  // kept by sharing the buffer instead of copying the record.
+  Status Add(const pmix_proc_t& proc, pmix_scope_t scope, std::shared_ptr<const wire::Bytes> buffer,
+             size_t offset, size_t size, std::span<const pmix_info_t> kvs);
+  // Encodes kvs as a record of proc and adds it.
+  Status AddKvs(const pmix_proc_t& proc, pmix_scope_t scope, std::span<const pmix_info_t> kvs);
+
+  // The size of proc's records that view sees (0: none).
+  size_t Size(const pmix_proc_t& proc, pmix_gds_view_t view) const;
+  // Appends those records to out; returns how many.
+  size_t Append(const pmix_proc_t& proc, pmix_gds_view_t view, wire::Bytes& out) const;
+  // Copies them to out (Size() bytes of room); returns the bytes copied.
+  size_t CopyTo(const pmix_proc_t& proc, pmix_gds_view_t view, uint8_t* out) const;
+
+  // Whether key (empty: any key) of proc is visible in view: PMIX_SUCCESS,
+  // PMIX_ERR_NOT_FOUND, or PMIX_ERR_EXISTS_OUTSIDE_SCOPE when it is held
+  // only in scopes the view does not see.
+  Status Find(const pmix_proc_t& proc, pmix_gds_view_t view, std::string_view key) const;
+  // key's value as view sees it (decoded; VIEW_ALL: the LOCAL value first,
+  // then GLOBAL, then REMOTE). Statuses as Find.
+  Result<gds::ValuePtr> Fetch(const pmix_proc_t& proc, pmix_gds_view_t view,
+                              std::string_view key) const;
+  // Every key/value view sees (decoded); PMIX_ERR_NOT_FOUND when none.
+  Result<wire::Infos> FetchAll(const pmix_proc_t& proc, pmix_gds_view_t view) const;
+
+  // The ranks of nspace that hold data, ascending.
+  std::vector<pmix_rank_t> Ranks(std::string_view nspace) const;
+  // Drops proc's data; rank PMIX_RANK_WILDCARD: every rank of its nspace.
+  void Remove(const pmix_proc_t& proc);
+  void Clear() { procs_.clear(); }
+
+ private:
+  struct Segment {
+    uint8_t scope = 0;  // one scope bit
+    std::shared_ptr<const wire::Bytes> buffer;  // holds the record (maybe among other bytes)
+    size_t offset = 0;
+    size_t size = 0;
+    std::span<const uint8_t> record() const { return {buffer->data() + offset, size}; }
+  };
+  struct Entry {
+    std::vector<Segment> segments;
+    std::map<std::string, uint8_t, std::less<>> keys;  // key -> scope bits holding it
+  };
+  using Key = std::pair<std::string, pmix_rank_t>;
+
+  const Entry* Lookup(const pmix_proc_t& proc) const;
+  static Result<Entry> Merged(const Entry& old, const pmix_proc_t& proc, uint8_t scope,
+                              std::span<const pmix_info_t> kvs);
+
+  std::map<Key, Entry, std::less<>> procs_;
+};
+
+}  // namespace pmix::server::modex
+
+#endif  // PMIXX_SRC_SERVER_MODEX_STORE_H

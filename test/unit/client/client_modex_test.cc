@@ -1,0 +1,165 @@
+// Other processes' data in the client (src/client/client_modex.h): kept as
+// received, decoded on demand, later data winning, corrupt data refused
+// without losing what was there, and concurrent first Gets.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <atomic>
+#include <thread>
+
+#include "mca/bfrops/base/bfrops_base.h"
+#include "pmix.h"
+#include "src/client/client_modex.h"
+#include "src/wire/proc_data.h"
+
+namespace pmix::client {
+namespace {
+
+pmix_proc_t P(const char* nspace, pmix_rank_t rank) {
+  pmix_proc_t p{};
+  PMIx_Load_procid(&p, nspace, rank);
+  return p;
+}
+
+class PeerDataTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto codec = bfrops::DefaultCodec();
+    ASSERT_TRUE(codec.ok());
+    codec_ = *codec;
+  }
+  // Appends a record of proc with key = value.
+  void Record(wire::Bytes& blob, const pmix_proc_t& proc, const char* key, const char* value) {
+    wire::Infos kvs;
+    ASSERT_TRUE(kvs.Add(key, value, PMIX_STRING).ok());
+    ASSERT_TRUE(wire::AppendRecord(codec_, proc, kvs.view(), blob).ok());
+  }
+  // A message: a 3-byte head the index must skip, then the records.
+  std::shared_ptr<const wire::Bytes> Message(const wire::Bytes& records) {
+    wire::Bytes out(3 + records.size(), 9);
+    std::copy(records.begin(), records.end(), out.begin() + 3);
+    return std::make_shared<const wire::Bytes>(std::move(out));
+  }
+  Status Add(const wire::Bytes& records) { return peers_.Add(codec_, Message(records), 3, self_, &jobs_); }
+  std::string Get(const pmix_proc_t& proc, const char* key) {
+    auto v = peers_.Fetch(proc, key);
+    if (!v.ok()) return std::string("<") + PMIx_Error_string(v.status().code()) + ">";
+    return (*v)->data.string;
+  }
+
+  const pmix_bfrops_module_t* codec_ = nullptr;
+  PeerData peers_;
+  std::vector<wire::ProcData> jobs_;
+  const pmix_proc_t self_ = P("job", 0);
+  const std::string kNotFound = std::string("<") + PMIx_Error_string(PMIX_ERR_NOT_FOUND) + ">";
+};
+
+TEST_F(PeerDataTest, DecodesAProcessOnlyWhenAskedFor) {
+  wire::Bytes records;
+  Record(records, P("job", 1), "k", "one");
+  Record(records, P("job", 2), "k", "two");
+  ASSERT_TRUE(Add(records).ok());
+  EXPECT_TRUE(peers_.Waiting(P("job", 1)));
+  EXPECT_TRUE(peers_.Waiting(P("job", 2)));
+  EXPECT_EQ(Get(P("job", 1), "k"), "one");
+  EXPECT_FALSE(peers_.Waiting(P("job", 1)));
+  EXPECT_TRUE(peers_.Waiting(P("job", 2)));  // not asked about: still bytes
+  EXPECT_EQ(Get(P("job", 1), "k"), "one");  // from the decoded copy
+  EXPECT_EQ(Get(P("job", 1), "nope"), kNotFound);
+  EXPECT_EQ(Get(P("job", 3), "k"), kNotFound);
+  EXPECT_EQ(Get(P("other", 1), "k"), kNotFound);
+}
+
+TEST_F(PeerDataTest, RankUndefFindsTheLowestRankHoldingTheKey) {
+  wire::Bytes records;
+  Record(records, P("job", 5), "k", "five");
+  Record(records, P("job", 3), "x", "three");
+  Record(records, P("job", 4), "k", "four");
+  ASSERT_TRUE(Add(records).ok());
+  EXPECT_EQ(Get(P("job", PMIX_RANK_UNDEF), "k"), "four");
+  EXPECT_EQ(Get(P("job", PMIX_RANK_UNDEF), "x"), "three");
+}
+
+TEST_F(PeerDataTest, SkipsItsOwnDataAndHandsOtherJobsBack) {
+  wire::Bytes records;
+  Record(records, self_, "k", "mine");
+  Record(records, P("job", PMIX_RANK_WILDCARD), "j", "own job");
+  Record(records, P("other", PMIX_RANK_WILDCARD), "j", "their job");
+  ASSERT_TRUE(Add(records).ok());
+  EXPECT_EQ(Get(self_, "k"), kNotFound);
+  ASSERT_EQ(jobs_.size(), 1u);
+  EXPECT_STREQ(jobs_[0].proc.nspace, "other");
+  EXPECT_STREQ(jobs_[0].kvs.view()[0].value.data.string, "their job");
+}
+
+TEST_F(PeerDataTest, LaterDataWins) {
+  wire::Bytes first, second;
+  Record(first, P("job", 1), "k", "old");
+  Record(first, P("job", 1), "kept", "yes");
+  Record(second, P("job", 1), "k", "new");
+  ASSERT_TRUE(Add(first).ok());
+  EXPECT_EQ(Get(P("job", 1), "k"), "old");
+  ASSERT_TRUE(Add(second).ok());
+  EXPECT_EQ(Get(P("job", 1), "k"), "new");
+  auto all = peers_.FetchAll(P("job", 1));
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->size(), 2u);
+}
+
+TEST_F(PeerDataTest, AMalformedBlobIsRefusedWhole) {
+  wire::Bytes records;
+  Record(records, P("job", 1), "k", "one");
+  Record(records, P("other", PMIX_RANK_WILDCARD), "j", "their job");
+  auto refs = wire::IndexRecords(codec_, records);
+  ASSERT_TRUE(refs.ok());
+  for (size_t n = 1; n < records.size(); ++n) {
+    if (n == (*refs)[0].size) continue;  // a whole first record: valid
+    wire::Bytes cut(records.begin(), records.begin() + static_cast<ptrdiff_t>(n));
+    EXPECT_FALSE(Add(cut).ok()) << n;
+    EXPECT_FALSE(peers_.Waiting(P("job", 1))) << n;
+    EXPECT_TRUE(jobs_.empty()) << n;
+  }
+  wire::Bytes undef;
+  Record(undef, P("job", PMIX_RANK_UNDEF), "k", "x");
+  EXPECT_EQ(Add(undef).code(), PMIX_ERR_BAD_PARAM);
+}
+
+TEST_F(PeerDataTest, ACorruptRecordIsDroppedAndLosesNothing) {
+  wire::Bytes good;
+  Record(good, P("job", 1), "k", "kept");
+  ASSERT_TRUE(Add(good).ok());
+  EXPECT_EQ(Get(P("job", 1), "k"), "kept");
+  // Rank 1's new record is framed right but its key/values are garbage;
+  // rank 2's record is fine.
+  wire::Bytes records;
+  Record(records, P("job", 1), "k", "replacement");
+  auto refs = wire::IndexRecords(codec_, records);
+  ASSERT_TRUE(refs.ok());
+  for (size_t i = (*refs)[0].kvs_offset; i < records.size(); ++i) records[i] = 0xee;
+  Record(records, P("job", 2), "k", "two");
+  ASSERT_TRUE(Add(records).ok());
+  EXPECT_EQ(Get(P("job", 1), "k"), "kept");
+  EXPECT_FALSE(peers_.Waiting(P("job", 1)));
+  EXPECT_EQ(Get(P("job", 2), "k"), "two");
+}
+
+TEST_F(PeerDataTest, ConcurrentFirstGetsDecodeOnce) {
+  wire::Bytes records;
+  for (pmix_rank_t r = 1; r <= 64; ++r) Record(records, P("job", r), "k", std::to_string(r).c_str());
+  ASSERT_TRUE(Add(records).ok());
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (pmix_rank_t r = 1; r <= 64; ++r)
+        if (Get(P("job", r), "k") != std::to_string(r)) ++wrong;
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
+}
+
+}  // namespace
+}  // namespace pmix::client

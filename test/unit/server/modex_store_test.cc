@@ -1,0 +1,209 @@
+// The server's record store (src/server/modex_store.h): records kept and
+// served as they came, views by scope, the key index, merging of repeated
+// keys by the gds scope rules, and refusal of bad input without change.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include "mca/bfrops/base/bfrops_base.h"
+#include "pmix.h"
+#include "src/server/modex_store.h"
+#include "src/wire/proc_data.h"
+
+namespace pmix::server::modex {
+namespace {
+
+pmix_proc_t P(const char* nspace, pmix_rank_t rank) {
+  pmix_proc_t p{};
+  PMIx_Load_procid(&p, nspace, rank);
+  return p;
+}
+
+// Owned key/values with string values.
+wire::Infos Kvs(std::initializer_list<std::pair<const char*, const char*>> pairs) {
+  wire::Infos out;
+  for (const auto& [k, v] : pairs) EXPECT_TRUE(out.Add(k, v, PMIX_STRING).ok());
+  return out;
+}
+
+class ModexStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto codec = bfrops::DefaultCodec();
+    ASSERT_TRUE(codec.ok());
+    codec_ = *codec;
+  }
+  wire::Bytes Encode(const pmix_proc_t& proc, const wire::Infos& kvs) {
+    wire::Bytes out;
+    EXPECT_TRUE(wire::AppendRecord(codec_, proc, kvs.view(), out).ok());
+    return out;
+  }
+  Status Add(const pmix_proc_t& proc, pmix_scope_t scope,
+             std::initializer_list<std::pair<const char*, const char*>> pairs) {
+    wire::Infos kvs = Kvs(pairs);
+    return store_.Add(proc, scope, Encode(proc, kvs), kvs.view());
+  }
+  // The value view sees, or "<status>".
+  std::string Value(const pmix_proc_t& proc, pmix_gds_view_t view, const char* key) {
+    auto v = store_.Fetch(proc, view, key);
+    if (!v.ok()) return std::string("<") + PMIx_Error_string(v.status().code()) + ">";
+    return (*v)->type == PMIX_STRING ? (*v)->data.string : "<type>";
+  }
+  // What a reader of the appended records would see: key -> value.
+  std::map<std::string, std::string> Read(const pmix_proc_t& proc, pmix_gds_view_t view) {
+    wire::Bytes out;
+    store_.Append(proc, view, out);
+    EXPECT_EQ(out.size(), store_.Size(proc, view));
+    std::map<std::string, std::string> seen;
+    auto records = wire::DecodeProcDataBlob(out);
+    EXPECT_TRUE(records.ok());
+    if (!records.ok()) return seen;
+    for (const auto& rec : *records) {
+      EXPECT_TRUE(PMIx_Check_procid(&rec.proc, &proc));
+      for (const pmix_info_t& kv : rec.kvs.view()) {
+        EXPECT_EQ(seen.count(kv.key), 0u) << "key " << kv.key << " seen twice";
+        seen[kv.key] = kv.value.data.string;
+      }
+    }
+    return seen;
+  }
+
+  const pmix_bfrops_module_t* codec_ = nullptr;
+  Store store_;
+  const pmix_proc_t p0_ = P("job", 0);
+};
+
+TEST_F(ModexStoreTest, ServesTheBytesAsCommitted) {
+  wire::Infos kvs = Kvs({{"a", "1"}, {"b", "2"}});
+  wire::Bytes record = Encode(p0_, kvs);
+  ASSERT_TRUE(store_.Add(p0_, PMIX_GLOBAL, record, kvs.view()).ok());
+  wire::Bytes out;
+  EXPECT_EQ(store_.Append(p0_, PMIX_GDS_VIEW_LOCAL, out), 1u);
+  EXPECT_EQ(out, record);
+  std::vector<uint8_t> raw(store_.Size(p0_, PMIX_GDS_VIEW_REMOTE));
+  EXPECT_EQ(store_.CopyTo(p0_, PMIX_GDS_VIEW_REMOTE, raw.data()), record.size());
+  EXPECT_EQ(raw, record);
+}
+
+TEST_F(ModexStoreTest, ViewsFollowScopes) {
+  ASSERT_TRUE(Add(p0_, PMIX_LOCAL, {{"l", "local"}}).ok());
+  ASSERT_TRUE(Add(p0_, PMIX_REMOTE, {{"r", "remote"}}).ok());
+  ASSERT_TRUE(Add(p0_, PMIX_GLOBAL, {{"g", "global"}}).ok());
+  using M = std::map<std::string, std::string>;
+  EXPECT_EQ(Read(p0_, PMIX_GDS_VIEW_LOCAL), (M{{"l", "local"}, {"g", "global"}}));
+  EXPECT_EQ(Read(p0_, PMIX_GDS_VIEW_REMOTE), (M{{"r", "remote"}, {"g", "global"}}));
+  EXPECT_EQ(Read(p0_, PMIX_GDS_VIEW_ALL).size(), 3u);
+  EXPECT_TRUE(store_.Find(p0_, PMIX_GDS_VIEW_LOCAL, "l").ok());
+  EXPECT_EQ(store_.Find(p0_, PMIX_GDS_VIEW_REMOTE, "l").code(), PMIX_ERR_EXISTS_OUTSIDE_SCOPE);
+  EXPECT_EQ(store_.Find(p0_, PMIX_GDS_VIEW_LOCAL, "r").code(), PMIX_ERR_EXISTS_OUTSIDE_SCOPE);
+  EXPECT_EQ(store_.Find(p0_, PMIX_GDS_VIEW_LOCAL, "nope").code(), PMIX_ERR_NOT_FOUND);
+  EXPECT_TRUE(store_.Find(p0_, PMIX_GDS_VIEW_REMOTE, "").ok());
+  EXPECT_EQ(Value(p0_, PMIX_GDS_VIEW_REMOTE, "r"), "remote");
+  EXPECT_EQ(Value(p0_, PMIX_GDS_VIEW_REMOTE, "l"),
+            std::string("<") + PMIx_Error_string(PMIX_ERR_EXISTS_OUTSIDE_SCOPE) + ">");
+  EXPECT_EQ(Value(p0_, PMIX_GDS_VIEW_ALL, "g"), "global");
+}
+
+TEST_F(ModexStoreTest, OnlyLocalDataIsInvisibleRemotely) {
+  ASSERT_TRUE(Add(p0_, PMIX_LOCAL, {{"l", "local"}}).ok());
+  EXPECT_EQ(store_.Size(p0_, PMIX_GDS_VIEW_REMOTE), 0u);
+  EXPECT_EQ(store_.Find(p0_, PMIX_GDS_VIEW_REMOTE, "").code(), PMIX_ERR_NOT_FOUND);
+  EXPECT_EQ(store_.FetchAll(p0_, PMIX_GDS_VIEW_REMOTE).status().code(), PMIX_ERR_NOT_FOUND);
+}
+
+TEST_F(ModexStoreTest, NewKeysAppendWithoutTouchingOlderRecords) {
+  wire::Infos first = Kvs({{"a", "1"}});
+  wire::Bytes one = Encode(p0_, first);
+  ASSERT_TRUE(store_.Add(p0_, PMIX_GLOBAL, one, first.view()).ok());
+  wire::Infos second = Kvs({{"b", "2"}});
+  wire::Bytes two = Encode(p0_, second);
+  ASSERT_TRUE(store_.Add(p0_, PMIX_GLOBAL, two, second.view()).ok());
+  wire::Bytes out;
+  EXPECT_EQ(store_.Append(p0_, PMIX_GDS_VIEW_ALL, out), 2u);
+  wire::Bytes want = one;
+  want.insert(want.end(), two.begin(), two.end());
+  EXPECT_EQ(out, want);
+}
+
+TEST_F(ModexStoreTest, TheSameRecordTwiceIsKeptOnce) {
+  ASSERT_TRUE(Add(p0_, PMIX_GLOBAL, {{"a", "1"}}).ok());
+  wire::Bytes before;
+  store_.Append(p0_, PMIX_GDS_VIEW_ALL, before);
+  ASSERT_TRUE(Add(p0_, PMIX_GLOBAL, {{"a", "1"}}).ok());
+  wire::Bytes after;
+  store_.Append(p0_, PMIX_GDS_VIEW_ALL, after);
+  EXPECT_EQ(before, after);
+}
+
+TEST_F(ModexStoreTest, RepeatedKeysMergeByTheScopeRules) {
+  using M = std::map<std::string, std::string>;
+  // A new value of a key replaces the old one.
+  ASSERT_TRUE(Add(p0_, PMIX_GLOBAL, {{"a", "old"}, {"b", "keep"}}).ok());
+  ASSERT_TRUE(Add(p0_, PMIX_GLOBAL, {{"a", "new"}}).ok());
+  EXPECT_EQ(Read(p0_, PMIX_GDS_VIEW_LOCAL), (M{{"a", "new"}, {"b", "keep"}}));
+  // LOCAL replaces GLOBAL: remote readers no longer see it.
+  ASSERT_TRUE(Add(p0_, PMIX_LOCAL, {{"a", "mine"}}).ok());
+  EXPECT_EQ(Read(p0_, PMIX_GDS_VIEW_LOCAL), (M{{"a", "mine"}, {"b", "keep"}}));
+  EXPECT_EQ(Read(p0_, PMIX_GDS_VIEW_REMOTE), (M{{"b", "keep"}}));
+  // LOCAL and REMOTE values coexist.
+  ASSERT_TRUE(Add(p0_, PMIX_REMOTE, {{"a", "theirs"}}).ok());
+  EXPECT_EQ(Value(p0_, PMIX_GDS_VIEW_LOCAL, "a"), "mine");
+  EXPECT_EQ(Value(p0_, PMIX_GDS_VIEW_REMOTE, "a"), "theirs");
+  EXPECT_EQ(Value(p0_, PMIX_GDS_VIEW_ALL, "a"), "mine");
+  // GLOBAL replaces both.
+  ASSERT_TRUE(Add(p0_, PMIX_GLOBAL, {{"a", "all"}}).ok());
+  EXPECT_EQ(Read(p0_, PMIX_GDS_VIEW_LOCAL), (M{{"a", "all"}, {"b", "keep"}}));
+  EXPECT_EQ(Read(p0_, PMIX_GDS_VIEW_REMOTE), (M{{"a", "all"}, {"b", "keep"}}));
+}
+
+TEST_F(ModexStoreTest, AKeyTwiceInOneRecordKeepsTheLast) {
+  ASSERT_TRUE(Add(p0_, PMIX_GLOBAL, {{"a", "first"}, {"a", "second"}}).ok());
+  EXPECT_EQ(Read(p0_, PMIX_GDS_VIEW_ALL), (std::map<std::string, std::string>{{"a", "second"}}));
+}
+
+TEST_F(ModexStoreTest, BadInputChangesNothing) {
+  ASSERT_TRUE(Add(p0_, PMIX_GLOBAL, {{"a", "1"}}).ok());
+  wire::Bytes before;
+  store_.Append(p0_, PMIX_GDS_VIEW_ALL, before);
+  EXPECT_EQ(Add(p0_, PMIX_INTERNAL, {{"b", "2"}}).code(), PMIX_ERR_BAD_PARAM);
+  EXPECT_EQ(Add(P("job", PMIX_RANK_WILDCARD), PMIX_GLOBAL, {{"b", "2"}}).code(), PMIX_ERR_BAD_PARAM);
+  EXPECT_EQ(Add(P("", 0), PMIX_GLOBAL, {{"b", "2"}}).code(), PMIX_ERR_BAD_PARAM);
+  // A record whose stored bytes no longer decode makes a merge fail: the
+  // store keeps what it had.
+  wire::Infos kvs = Kvs({{"c", "3"}});
+  wire::Bytes garbage = {1, 2, 3};
+  ASSERT_TRUE(store_.Add(p0_, PMIX_GLOBAL, garbage, kvs.view()).ok());  // trusted as decoded
+  EXPECT_FALSE(Add(p0_, PMIX_GLOBAL, {{"c", "4"}}).ok());
+  EXPECT_EQ(Value(p0_, PMIX_GDS_VIEW_ALL, "a"), "1");
+  EXPECT_EQ(store_.Ranks("job"), std::vector<pmix_rank_t>{0});
+}
+
+TEST_F(ModexStoreTest, RanksAndRemoval) {
+  ASSERT_TRUE(Add(P("job", 2), PMIX_GLOBAL, {{"a", "2"}}).ok());
+  ASSERT_TRUE(Add(P("job", 0), PMIX_GLOBAL, {{"a", "0"}}).ok());
+  ASSERT_TRUE(Add(P("jobx", 1), PMIX_GLOBAL, {{"a", "x"}}).ok());
+  ASSERT_TRUE(Add(P("jo", 1), PMIX_GLOBAL, {{"a", "y"}}).ok());
+  EXPECT_EQ(store_.Ranks("job"), (std::vector<pmix_rank_t>{0, 2}));
+  store_.Remove(P("job", 2));
+  EXPECT_EQ(store_.Ranks("job"), (std::vector<pmix_rank_t>{0}));
+  store_.Remove(P("job", PMIX_RANK_WILDCARD));
+  EXPECT_TRUE(store_.Ranks("job").empty());
+  EXPECT_EQ(store_.Ranks("jobx"), (std::vector<pmix_rank_t>{1}));
+  EXPECT_EQ(store_.Ranks("jo"), (std::vector<pmix_rank_t>{1}));
+}
+
+TEST_F(ModexStoreTest, ManyProcessesStayIndependent) {
+  for (pmix_rank_t r = 0; r < 128; ++r) {
+    std::string v = std::to_string(r);
+    wire::Infos kvs;
+    ASSERT_TRUE(kvs.Add("blob", v.c_str(), PMIX_STRING).ok());
+    ASSERT_TRUE(store_.Add(P("job", r), PMIX_GLOBAL, Encode(P("job", r), kvs), kvs.view()).ok());
+  }
+  for (pmix_rank_t r = 0; r < 128; ++r)
+    EXPECT_EQ(Value(P("job", r), PMIX_GDS_VIEW_REMOTE, "blob"), std::to_string(r));
+  EXPECT_EQ(store_.Ranks("job").size(), 128u);
+}
+
+}  // namespace
+}  // namespace pmix::server::modex
