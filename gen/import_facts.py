@@ -5,7 +5,7 @@ This is a maintainer tool, run by hand when the fact sources change; the
 build never runs it. The committed TSV files are the source of truth that
 gen/generate.py reads. Sources (facts only: names, values, types, strings):
 
-  --spec       the standard's attribute list (../shared/spec/attributes.tsv)
+  --spec       the standard's attribute list, a TSV (name, quoted string, type, section)
   --headers    a directory holding the reference's public headers
                (Debian libpmix-dev 4.2.2: pmix_common.h, pmix_deprecated.h)
   --reference  test/unit/common/reference_strings.tsv as measured by
