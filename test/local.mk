@@ -39,4 +39,4 @@ EXTRA_DIST += test/headers test/abi test/gen_check.sh test/api_exports.sh \
 	test/pmix_info.sh test/plugin_example.sh contrib/plugin-example
 # The out-of-tree pnet component (contrib/pnet-example) and its job hooks.
 TESTS += test/pnet_example.sh
-EXTRA_DIST += test/pnet_example.sh contrib/pnet-example
+EXTRA_DIST += test/pnet_example.sh contrib/pnet-example test/tools/staged_component.sh

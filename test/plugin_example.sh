@@ -3,28 +3,8 @@
 # staged installation (headers + pkg-config), is listed by pmix_info and
 # selected by PMIX_MCA_preg=example.
 set -u
-if ! grep -q '^#define PMIXX_ENABLE_DLOPEN 1' "$top_builddir/config.h"; then
-    echo "SKIP: built with --disable-dlopen, which loads no component files"
-    exit 77
-fi
-work=$(mktemp -d "${TMPDIR:-/tmp}/pmixx-plugin.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
-prefix=$(sed -n 's/^prefix=//p' "$top_builddir/contrib/pmix.pc")
-stage="$work/stage"
-
-# Stage the installation (only what a vendor needs: headers, lib, pmix.pc).
-env -u MAKEFLAGS -u MFLAGS make -C "$top_builddir" -j1 DESTDIR="$stage" \
-    install-includeHEADERS install-nodist_includeHEADERS install-pmixmcaHEADERS \
-    install-pkgconfigDATA install-libLTLIBRARIES > "$work/install.log" 2>&1 \
-    || { tail -20 "$work/install.log"; echo "FAIL: staged install"; exit 1; }
-export PKG_CONFIG_PATH="$stage$prefix/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$stage"
-pkg-config --exists pmix || { echo "FAIL: pkg-config does not find pmix"; exit 1; }
-
-cp "$top_srcdir/contrib/plugin-example/preg_example.c" "$top_srcdir/contrib/plugin-example/Makefile" "$work/"
-make -C "$work" DIR="$work/components" install > "$work/build.log" 2>&1 \
-    || { cat "$work/build.log"; echo "FAIL: building the example"; exit 1; }
-
-export LD_LIBRARY_PATH="$stage$prefix/lib"
+. "$top_srcdir/test/tools/staged_component.sh"
+build_staged_component plugin-example preg_example.c
 export PMIX_MCA_mca_base_component_path="$work/components:${PMIX_MCA_mca_base_component_path:-}"
 failures=0
 "$top_builddir/src/tools/pmix_info/pmix_info" > "$work/info" \

@@ -6,23 +6,8 @@
 # EXAMPLE_FABRIC_KEY in PMIx_server_setup_fork's environment, and
 # PMIx_Fabric_register with PMIX_FABRIC_PLANE=example describes its plane.
 set -u
-if ! grep -q '^#define PMIXX_ENABLE_DLOPEN 1' "$top_builddir/config.h"; then
-    echo "SKIP: built with --disable-dlopen, which loads no component files"
-    exit 77
-fi
-work=$(mktemp -d "${TMPDIR:-/tmp}/pmixx-pnet.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
-prefix=$(sed -n 's/^prefix=//p' "$top_builddir/contrib/pmix.pc")
-stage="$work/stage"
-env -u MAKEFLAGS -u MFLAGS make -C "$top_builddir" -j1 DESTDIR="$stage" \
-    install-includeHEADERS install-nodist_includeHEADERS install-pmixmcaHEADERS \
-    install-pkgconfigDATA install-libLTLIBRARIES > "$work/install.log" 2>&1 \
-    || { tail -20 "$work/install.log"; echo "FAIL: staged install"; exit 1; }
-export PKG_CONFIG_PATH="$stage$prefix/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$stage"
-cp "$top_srcdir/contrib/pnet-example/pnet_example.c" "$top_srcdir/contrib/pnet-example/Makefile" "$work/"
-make -C "$work" DIR="$work/components" install > "$work/build.log" 2>&1 \
-    || { cat "$work/build.log"; echo "FAIL: building the example"; exit 1; }
-export LD_LIBRARY_PATH="$stage$prefix/lib"
+. "$top_srcdir/test/tools/staged_component.sh"
+build_staged_component pnet-example pnet_example.c
 export PMIX_MCA_mca_base_component_path="$work/components:${PMIX_MCA_mca_base_component_path:-}"
 failures=0
 "$top_builddir/src/tools/pmix_info/pmix_info" > "$work/info" \
