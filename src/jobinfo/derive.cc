@@ -114,26 +114,6 @@ void JobKvs(const Model& model, const Layout& layout, std::string_view nspace,
   if (layout.num_apps) out.DefaultUint32(PMIX_JOB_NUM_APPS, *layout.num_apps);
 }
 
-void ProcKvs(const Model& model, const Layout& layout, const RankInfo& rank, KvSet& out) {
-  for (size_t p = rank.data_begin; p < rank.data_end; ++p) {
-    out.PutAll(layout.proc_data[p]->kvs);
-  }
-  if (rank.node != kNoNode) {
-    const NodeInfo& node = layout.table.nodes()[rank.node];
-    if (node.host) out.DefaultString(PMIX_HOSTNAME, *node.host);
-    if (node.id) out.DefaultUint32(PMIX_NODEID, *node.id);
-    if (rank.local_rank <= std::numeric_limits<uint16_t>::max()) {
-      out.DefaultUint16(PMIX_LOCAL_RANK, static_cast<uint16_t>(rank.local_rank));
-      out.DefaultUint16(PMIX_NODE_RANK, static_cast<uint16_t>(rank.local_rank));
-    }
-  }
-  if (rank.appnum) out.DefaultUint32(PMIX_APPNUM, *rank.appnum);
-  if (rank.app_rank) out.DefaultRank(PMIX_APP_RANK, *rank.app_rank);
-  if (model.offset && PMIX_RANK_VALID - *model.offset > rank.rank) {
-    out.DefaultRank(PMIX_GLOBAL_RANK, *model.offset + rank.rank);
-  }
-}
-
 void NodeKvs(const Layout& layout, size_t index, const KvSet& host_job, KvSet& out) {
   const NodeInfo& node = layout.table.nodes()[index];
   out.PutAll(node.kvs);

@@ -12,7 +12,9 @@
 //   PROC     PMIX_HOSTNAME string, PMIX_NODEID u32, PMIX_LOCAL_RANK u16,
 //            PMIX_NODE_RANK u16 (= local rank: only this job is known),
 //            PMIX_APPNUM u32, PMIX_APP_RANK rank, PMIX_GLOBAL_RANK rank
-//            (PMIX_NPROC_OFFSET + rank, when the offset is given).
+//            (PMIX_NPROC_OFFSET + rank, when the offset is given): not
+//            stored, the job-data image derives them on demand from its
+//            rank table (mca/gds/base/image.h).
 //   NODE     PMIX_HOSTNAME, PMIX_NODEID, PMIX_LOCAL_PEERS, PMIX_LOCAL_SIZE,
 //            PMIX_LOCALLDR of that node; the local node also takes the
 //            job-level node keys (kLocalNodeKeys).
@@ -40,7 +42,6 @@ void HostJobKvs(const Model& model, KvSet& out);
 // HostJobKvs' result.
 void JobKvs(const Model& model, const Layout& layout, std::string_view nspace,
             const KvSet& host_job, KvSet& out);
-void ProcKvs(const Model& model, const Layout& layout, const RankInfo& rank, KvSet& out);
 void NodeKvs(const Layout& layout, size_t node, const KvSet& host_job, KvSet& out);
 void AppKvs(const Layout& layout, const AppInfo& app, const KvSet& host_job, KvSet& out);
 // Session `id`: its arrays' contents (in order).
