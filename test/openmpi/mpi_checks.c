@@ -4,7 +4,7 @@
  * dlopens it through mca_pmix_ext3x), so the "lib" check finds it with
  * dlsym and /proc.
  *
- *   mpi_checks <case>     case: hello | barrier | allreduce | ring | lib | publish
+ *   mpi_checks <case>     case: hello | barrier | allreduce | ring | lib | topo | publish
  *                         | spawn (its children run "spawn-child")
  *
  * Each rank prints one line "<case> <rank> of <size> ok[ detail]" on
@@ -120,6 +120,28 @@ static void Lib(void) {
   Ok(detail);
 }
 
+/* Whether this rank adopted a shared hwloc topology: the file of an hwloc
+ * shared-memory topology (hwloc_shmem_topology_adopt maps it at the
+ * writer's address; Open MPI keeps it mapped until MPI_Finalize) shows in
+ * /proc/self/maps. Prints the file's name, or "none". */
+static void Topo(void) {
+  char line[4096], found[1024] = "none";
+  FILE* f = fopen("/proc/self/maps", "r");
+  if (f == NULL) Fail("cannot read /proc/self/maps");
+  while (fgets(line, sizeof line, f) != NULL) {
+    line[strcspn(line, "\n")] = '\0';
+    char* name = strrchr(line, '/');
+    size_t n = name == NULL ? 0 : strlen(name);
+    if (n < 4 || strstr(name, "hwloc") == NULL || strcmp(name + n - 3, ".sm") != 0) continue;
+    snprintf(found, sizeof found, "%s", name + 1);
+    break;
+  }
+  fclose(f);
+  char detail[1100];
+  snprintf(detail, sizeof detail, "shmem=%s", found);
+  Ok(detail);
+}
+
 /* Rank 0 publishes a service name (ORTE's data server in mpirun holds it);
  * after a barrier the others look it up; rank 0 unpublishes it and then
  * nobody finds it. */
@@ -198,6 +220,7 @@ int main(int argc, char** argv) {
                 {"allreduce", Allreduce},
                 {"ring", Ring},
                 {"lib", Lib},
+                {"topo", Topo},
                 {"publish", Publish},
                 {"spawn", Spawn},
                 {"spawn-child", SpawnChild}};

@@ -15,7 +15,9 @@
 #   4. Two fake nodes (fake_rsh.sh: one orted per node, both PMIx servers
 #      on our library): the MPI cases at -np 4, with data collected in the
 #      fence and with direct modex.
-#   5. Informational: mpirun -np 8 wall time, ours vs Debian's OpenPMIx.
+#   5. Direct launch by pmixrun (no mpirun): the MPI cases at -n 1 and 4,
+#      every rank adopting pmixrun's shared topology (hwloc shmem).
+#   6. Informational: mpirun -np 8 wall time, ours vs Debian's OpenPMIx.
 #
 # Environment: top_srcdir, top_builddir (make check exports them) and
 # PMIX_MCA_mca_base_component_path (our components; derived when unset).
@@ -178,7 +180,34 @@ for mode in fence dmodex; do
     done
 done
 
-# --- 5. timing (informational) ------------------------------------------------
+# --- 5. direct launch: pmixrun starts the ranks --------------------------------
+# Open MPI 4.1 takes a PMIx launcher other than Slurm/Flux/JSM for "no
+# launcher" and makes every rank a singleton; pmixrun sets the MCA variable
+# that lets the ranks join its job instead. "topo": each rank adopted
+# pmixrun's shared topology -- Open MPI says so (hwloc verbosity) and the
+# rank has pmixrun's hwloc shared-memory file mapped (/proc/self/maps) --
+# and none discovered its own.
+PMIXRUN=$top_builddir/src/tools/pmixrun/pmixrun
+for np in 1 4; do
+    for c in hello barrier allreduce ring lib spawn topo; do
+        out=$WORK/pmixrun.$c.$np.out
+        run "$out" "${OURS[@]}" OMPI_MCA_hwloc_base_verbose=2 "$PMIXRUN" -n "$np" "$WORK/mpi_checks" "$c"
+        pattern=""
+        [ "$c" = lib ] && pattern=$LIBPAT  # the parent is pmixrun
+        [ "$c" = topo ] && pattern=" shmem=pmixx-hwloc\.sm$"
+        want=$np
+        [ "$c" = spawn ] && want=$((np + 2))  # and the two children
+        adopted=$(grep -c 'hwloc:base: topology in shared memory' "$out")
+        if check_ranks "$out" "$c" "$np" "$pattern" && [ "$adopted" -eq "$want" ] &&
+            ! grep -q 'hwloc:base discovering topology' "$out"; then
+            pass "pmixrun -n $np $c (every rank adopted the shared topology)"
+        else
+            fail "pmixrun -n $np $c (exit $RC, $adopted of $want adopted the shared topology)" "$out"
+        fi
+    done
+done
+
+# --- 6. timing (informational) ------------------------------------------------
 best_time() {
     local best="" i start end ms
     for i in 1 2 3; do

@@ -63,10 +63,21 @@ bool MakeSessionDir(std::string* dir) {
   return true;
 }
 
+// Open MPI 4.x programs decide in their "schizo" framework how they were
+// started: only Slurm, Flux or JSM count as a direct launch; anything else
+// falls to the "orte" component, which declares the process a singleton
+// (each rank alone in its MPI_COMM_WORLD, with a private orted). Leaving
+// that component out lets the PMIx-based startup (ess "pmi") take the job
+// from pmixrun, as under srun. Only Open MPI reads the variable; a user's
+// own setting wins.
+constexpr char kOpenMpiSchizo[] = "OMPI_MCA_schizo";
+constexpr char kOpenMpiDirectLaunch[] = "^orte";
+
 // pmixrun's environment minus a PMIx launcher's variables of its own (keeping
 // user MCA parameters), with the -x settings applied.
 std::vector<std::string> BaseEnv(const Options& opts) {
   std::map<std::string, std::string> vars;
+  vars[kOpenMpiSchizo] = kOpenMpiDirectLaunch;
   for (char** e = environ; *e != nullptr; ++e) {
     std::string entry(*e);
     size_t eq = entry.find('=');
