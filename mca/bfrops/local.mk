@@ -3,7 +3,8 @@ src_libpmix_core_la_SOURCES += \
 	mca/bfrops/base/bfrops_base.cc mca/bfrops/base/bfrops_base.h \
 	mca/bfrops/base/data_api.cc \
 	src/common/print.cc src/common/print.h \
-	src/common/print_structs.cc
+	src/common/print_structs.cc \
+	src/common/print_topology.cc src/common/print_topology.h
 
 if HAVE_GTEST
 # Module-level tests: the native codec compiled in, called through its

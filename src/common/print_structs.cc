@@ -10,6 +10,7 @@
 #include "src/common/api_guard.h"
 #include "src/common/data_types.h"
 #include "src/common/print.h"
+#include "src/common/print_topology.h"
 
 namespace pmix {
 namespace {
@@ -71,15 +72,29 @@ std::string CoordText(const pmix_coord_t& c) {
 
 bool IsHwloc(const char* source) { return source != nullptr && strncasecmp(source, "hwloc", 5) == 0; }
 
-std::string CpusetText(const pmix_cpuset_t& c) {
-  std::string s = "Source: " + Str(c.source);
-  if (c.bitmap == nullptr || !IsHwloc(c.source)) return s;
+// OpenPMIx 4.2's texts: "Data type: PMIX_CPUSET\tValue: 0-3,8" (hwloc's
+// list form) and "Data type: PMIX_TOPO\tValue: <object tree>". Where
+// OpenPMIx has no text (no bitmap or topology, another source: it fails
+// with PMIX_ERR_NOT_SUPPORTED, or crashes) the value is "NULL" and the
+// source is named when it is not hwloc.
+std::string CpusetText(std::string_view p, const pmix_cpuset_t& c) {
+  std::string s = std::string(p) + "Data type: PMIX_CPUSET\tValue: ";
   char* list = nullptr;
-  if (hwloc_bitmap_list_asprintf(&list, static_cast<hwloc_const_bitmap_t>(c.bitmap)) >= 0) {
-    s += "\tValue: " + Str(list);
+  if (c.bitmap == nullptr || !IsHwloc(c.source) ||
+      hwloc_bitmap_list_asprintf(&list, static_cast<hwloc_const_bitmap_t>(c.bitmap)) < 0) {
+    return s + "NULL" + (IsHwloc(c.source) ? "" : "\tSource: " + Str(c.source));
   }
+  s += list;
   std::free(list);
   return s;
+}
+
+std::string TopologyText(std::string_view p, const pmix_topology_t& t) {
+  std::string s = Head(p, PMIX_TOPO) + "Value: ";
+  if (t.topology == nullptr || !IsHwloc(t.source)) {
+    return s + "NULL" + (IsHwloc(t.source) ? "" : "\tSource: " + Str(t.source));
+  }
+  return s + TopologyTree(static_cast<hwloc_topology_t>(t.topology));
 }
 
 bool PrintContainer(std::string* out, std::string_view p, const void* e, pmix_data_type_t type,
@@ -232,9 +247,8 @@ bool PrintStruct(std::string* out, std::string_view p, const void* e, pmix_data_
       }
       return true;
     }
-    case PMIX_PROC_CPUSET: *out += Head(p, type) + CpusetText(As<pmix_cpuset_t>(e)); return true;
-    case PMIX_TOPO: *out += Head(p, type) + "Source: " + Str(As<pmix_topology_t>(e).source);
-      return true;
+    case PMIX_PROC_CPUSET: *out += CpusetText(p, As<pmix_cpuset_t>(e)); return true;
+    case PMIX_TOPO: *out += TopologyText(p, As<pmix_topology_t>(e)); return true;
     default:
       return false;
   }

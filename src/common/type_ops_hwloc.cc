@@ -10,6 +10,7 @@
 // with PMIX_ERR_NOT_SUPPORTED (OpenPMIx silently aliased the caller's
 // struct), and releasing leaves it alone. The source string is owned.
 #include <hwloc.h>
+#include <hwloc/diff.h>
 #include <strings.h>
 
 #include <atomic>
@@ -120,13 +121,21 @@ void ReleaseTopology(void* element) {
 }
 
 pmix_value_cmp_t CompareTopology(const void* a, const void* b) {
-  // Two distinct topologies have no order (and equality would need a full
-  // export): only the same object compares equal.
+  // Topologies have no order: two are equal when hwloc finds no difference
+  // between their trees (a copy, or the same node loaded twice); any other
+  // pair is PMIX_VALUE_COMPARISON_NOT_AVAIL.
   const auto& x = *static_cast<const pmix_topology_t*>(a);
   const auto& y = *static_cast<const pmix_topology_t*>(b);
   return CompareSourced(
-      x.source, x.topology, y.source, y.topology,
-      [](const void*, const void*) { return PMIX_VALUE_COMPARISON_NOT_AVAIL; });
+      x.source, x.topology, y.source, y.topology, [](const void* p, const void* q) {
+        auto tp = static_cast<hwloc_topology_t>(const_cast<void*>(p));
+        auto tq = static_cast<hwloc_topology_t>(const_cast<void*>(q));
+        if (tp == tq) return PMIX_EQUAL;
+        hwloc_topology_diff_t diff = nullptr;
+        int rc = hwloc_topology_diff_build(tp, tq, 0, &diff);
+        if (diff != nullptr) hwloc_topology_diff_destroy(diff);
+        return rc == 0 && diff == nullptr ? PMIX_EQUAL : PMIX_VALUE_COMPARISON_NOT_AVAIL;
+      });
 }
 
 }  // namespace pmix::type_ops

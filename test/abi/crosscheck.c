@@ -9,6 +9,7 @@
  */
 #include "crosscheck.h"
 
+#include <hwloc.h>
 #include <pmix_tool.h>
 #include "crosscheck_samples.h"
 
@@ -21,6 +22,7 @@ void cc_infos(void);
 void cc_info_lists(void);
 void cc_macros(void);
 void cc_invalid(void);
+void cc_hwtypes(void);
 
 bool cc_initialized;
 
@@ -50,11 +52,12 @@ static const struct {
     {"strings", cc_strings, true},        {"attributes", cc_attributes, true},
     {"values", cc_values, false},         {"infos", cc_infos, false},
     {"info_lists", cc_info_lists, false}, {"macros", cc_macros, false},
-    {"invalid", cc_invalid, false},
+    {"invalid", cc_invalid, false},       {"hwtypes", cc_hwtypes, true},
 };
 static const size_t kNumSections = sizeof kSections / sizeof kSections[0];
 
 /* usage: crosscheck list | crosscheck noinit|tool [section]
+ * export-topology FILE: writes this machine's hwloc topology to FILE (XML).
  * list:   prints the section names (crosscheck.sh runs each in its own
  *         process, so that a crash or a missing symbol loses one section only).
  * noinit: no PMIx_*init call at all (consumers such as Open MPI use the Ch.3
@@ -65,6 +68,17 @@ static const size_t kNumSections = sizeof kSections / sizeof kSections[0];
  *         section(s), then PMIx_tool_finalize. */
 int main(int argc, char **argv)
 {
+    if (argc > 2 && strcmp(argv[1], "export-topology") == 0) {
+        /* crosscheck.sh: this machine's topology, discovered once, for the
+         * hwtypes section (every run then loads the same one). */
+        hwloc_topology_t topo = NULL;
+        int rc = hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0 ||
+                 hwloc_topology_export_xml(topo, argv[2], 0) != 0;
+        if (topo != NULL) {
+            hwloc_topology_destroy(topo);
+        }
+        return rc;
+    }
     if (argc > 1 && strcmp(argv[1], "list") == 0) {
         for (size_t i = 0; i < kNumSections; ++i) {
             printf("%s\n", kSections[i].name);

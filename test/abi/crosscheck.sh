@@ -56,9 +56,19 @@ printf '#include <pmix.h>\n#include <pmix_server.h>\n#include <pmix_tool.h>\n' \
     | sed -n 's/^#define \(PMIX_[A-Za-z0-9_]*\) *".*/CC_ATTR(\1)/p' | sort >"$work/crosscheck_attrs.h"
 
 if ! timeout 300 "$cc" -std=gnu11 -O0 -g -Wall -Wextra -I"$ref_inc" -I"$work" \
-        "$here"/crosscheck*.c -o "$work/crosscheck" "$ref_lib/libpmix.so.2" 2>"$work/build.log"; then
+        "$here"/crosscheck*.c -o "$work/crosscheck" "$ref_lib/libpmix.so.2" -lhwloc 2>"$work/build.log"; then
     cat "$work/build.log" >&2
     echo "crosscheck: build failed" >&2
+    exit 1
+fi
+
+# The topology samples (crosscheck_hwtypes.c): a node with I/O devices, and
+# this machine's topology discovered once (under valgrind hwloc would find
+# another one).
+export CROSSCHECK_TOPOLOGY_XML=${CROSSCHECK_TOPOLOGY_XML:-$here/../unit/hwloc/fake_node.xml}
+export CROSSCHECK_MACHINE_XML=$work/machine.xml
+if ! LD_LIBRARY_PATH=$ref_lib "$work/crosscheck" export-topology "$CROSSCHECK_MACHINE_XML"; then
+    echo "crosscheck: cannot export this machine's topology" >&2
     exit 1
 fi
 

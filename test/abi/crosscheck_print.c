@@ -4,6 +4,7 @@
  */
 #include "crosscheck.h"
 
+#include <hwloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +126,43 @@ static void put_coord(const pmix_coord_t *c)
     cc_put("}");
 }
 
+/* A cpuset's bitmap: hwloc's list form ("0-3,8"), only when the source
+ * says it is hwloc's (a NULL bitmap prints "(nil)"). */
+static void put_bitmap(const void *bitmap)
+{
+    char *text = NULL;
+    if (bitmap == NULL || hwloc_bitmap_list_asprintf(&text, (hwloc_const_bitmap_t)bitmap) < 0) {
+        cc_put(",bitmap=%s", bitmap ? "unprintable" : "(nil)");
+        return;
+    }
+    cc_put(",bitmap=\"%s\"", text);
+    free(text);
+}
+
+/* A topology: its PU, core, package and NUMA counts, complete cpuset and
+ * I/O object counts (when it has any), which two copies of one machine's
+ * topology share. */
+static void put_topology(const void *topology)
+{
+    if (topology == NULL) {
+        cc_put(",topology=(nil)");
+        return;
+    }
+    hwloc_topology_t t = (hwloc_topology_t)topology;
+    cc_put(",topology={pu=%d,core=%d,package=%d,numa=%d", hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU),
+           hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE),
+           hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE),
+           hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE));
+    put_bitmap(hwloc_topology_get_complete_cpuset(t));
+    int bridges = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_BRIDGE);
+    int pcidevs = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PCI_DEVICE);
+    int osdevs = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_OS_DEVICE);
+    if (bridges + pcidevs + osdevs > 0) {
+        cc_put(",bridge=%d,pcidev=%d,osdev=%d", bridges, pcidevs, osdevs);
+    }
+    cc_put("}");
+}
+
 static void put_infos(const pmix_info_t *infos, size_t n)
 {
     cc_put("[");
@@ -237,14 +275,16 @@ static void put_struct(pmix_data_type_t type, const void *data)
         const pmix_cpuset_t *c = data;
         cc_put("cpuset{");
         cc_put_string(c->source);
-        cc_put(",bitmap=%s}", c->bitmap ? "set" : "(nil)");
+        put_bitmap(c->bitmap);
+        cc_put("}");
         break;
     }
     case PMIX_TOPO: {
         const pmix_topology_t *t = data;
         cc_put("topo{");
         cc_put_string(t->source);
-        cc_put(",topology=%s}", t->topology ? "set" : "(nil)");
+        put_topology(t->topology);
+        cc_put("}");
         break;
     }
     case PMIX_GEOMETRY: {

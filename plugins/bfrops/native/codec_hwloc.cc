@@ -156,12 +156,19 @@ pmix_status_t PackTopology(Writer& w, const void* e) {
 // (with their cpusets and info arrays) take a few times the text's size.
 constexpr size_t kTopologyBytesPerXmlByte = 4;
 
-// A topology loaded from `xml`, or NULL.
+// A topology loaded from `xml`, or NULL. As OpenPMIx 4.2 loads a topology
+// it unpacks: the important I/O objects kept (PCI devices with their
+// bridges and OS devices: the NICs, HCAs and GPUs that distances and
+// fabric queries need; hwloc's default would drop them all), disallowed
+// PUs kept, and treated as this system's (binding through it works).
 hwloc_topology_t LoadXml(const char* xml) {
   hwloc_topology_t topo = nullptr;
   if (hwloc_topology_init(&topo) != 0) return nullptr;
   int len = static_cast<int>(strlen(xml)) + 1;
   if (hwloc_topology_set_xmlbuffer(topo, xml, len) != 0 ||
+      hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT) != 0 ||
+      hwloc_topology_set_flags(topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED |
+                                         HWLOC_TOPOLOGY_FLAG_IS_THISSYSTEM) != 0 ||
       hwloc_topology_load(topo) != 0) {
     hwloc_topology_destroy(topo);
     return nullptr;

@@ -1,6 +1,7 @@
 // PMIx_Data_print, PMIx_Value_string and PMIx_Info_string: every type
 // prints; common types print as OpenPMIx 4.2.2 does.
 #include <gtest/gtest.h>
+#include <hwloc.h>
 
 #include <cstdlib>
 #include <string>
@@ -89,6 +90,56 @@ TEST(DataPrint, MatchesReferenceFormats) {
   EXPECT_STREQ(" PMIX_VALUE:  Data type: PMIX_INT\tValue: 5", s);
   std::free(s);
   PMIx_Info_destruct(&info);
+}
+
+// Cpusets and topologies print as OpenPMIx 4.2.2 prints them (the
+// crosscheck suite compares this machine's topology with the reference).
+TEST(DataPrint, HwlocTypesFollowTheReference) {
+  pmix_cpuset_t cpuset = {const_cast<char*>("hwloc"), hwloc_bitmap_alloc()};
+  hwloc_bitmap_set_range(static_cast<hwloc_bitmap_t>(cpuset.bitmap), 0, 3);
+  hwloc_bitmap_set(static_cast<hwloc_bitmap_t>(cpuset.bitmap), 8);
+  EXPECT_EQ("PFXData type: PMIX_CPUSET\tValue: 0-3,8", Print("PFX", &cpuset, PMIX_PROC_CPUSET));
+  hwloc_bitmap_free(static_cast<hwloc_bitmap_t>(cpuset.bitmap));
+  cpuset.bitmap = nullptr;
+  EXPECT_EQ("PFXData type: PMIX_CPUSET\tValue: NULL", Print("PFX", &cpuset, PMIX_PROC_CPUSET));
+
+  // One package, two cores of one PU (an XML node: hwloc's synthetic
+  // loader upsets valgrind).
+  static const char kXml[] = R"(<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE topology SYSTEM "hwloc2.dtd">
+<topology version="2.0">
+<object type="Machine" os_index="0" cpuset="0x00000003" complete_cpuset="0x00000003" allowed_cpuset="0x00000003" nodeset="0x00000001" complete_nodeset="0x00000001" allowed_nodeset="0x00000001" gp_index="1">
+<object type="Package" os_index="0" cpuset="0x00000003" complete_cpuset="0x00000003" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="2">
+<object type="NUMANode" os_index="0" cpuset="0x00000003" complete_cpuset="0x00000003" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="3" local_memory="1073741824"/>
+<object type="Core" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="4">
+<object type="PU" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="5"/>
+</object>
+<object type="Core" os_index="1" cpuset="0x00000002" complete_cpuset="0x00000002" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="6">
+<object type="PU" os_index="1" cpuset="0x00000002" complete_cpuset="0x00000002" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="7"/>
+</object>
+</object>
+</object>
+</topology>
+)";
+  hwloc_topology_t topo = nullptr;
+  ASSERT_EQ(0, hwloc_topology_init(&topo));
+  ASSERT_EQ(0, hwloc_topology_set_xmlbuffer(topo, kXml, sizeof kXml));
+  ASSERT_EQ(0, hwloc_topology_load(topo));
+  pmix_topology_t t = {const_cast<char*>("hwloc"), topo};
+  std::string text = Print("PFX", &t, PMIX_TOPO);
+  EXPECT_EQ(0u, text.find("PFXData type: PMIX_TOPO\tValue: Type: Machine Number of child "
+                          "objects: 1\n\tName=NULL\n"))
+      << text;
+  EXPECT_NE(std::string::npos, text.find("\tCpuset:  0x00000003\n\tBind CPU proc:   ")) << text;
+  EXPECT_NE(std::string::npos, text.find("\n\tType: Package Number of child objects: 2\n"))
+      << text;
+  EXPECT_NE(std::string::npos,
+            text.find("\n\t\t\tType: PU Number of child objects: 0\n\t\t\t\tName=NULL"))
+      << text;
+  EXPECT_EQ('\n', text.back());
+  hwloc_topology_destroy(topo);
+  t.topology = nullptr;
+  EXPECT_EQ("PFXData type: PMIX_TOPO\tValue: NULL", Print("PFX", &t, PMIX_TOPO));
 }
 
 // Inside values OpenPMIx 4.2.2 words masks and refuses a few types; the

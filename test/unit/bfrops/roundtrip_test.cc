@@ -154,5 +154,55 @@ TEST(NativeRoundTrip, MachineTopologyAsXml) {
   std::free(t.source);
 }
 
+// A node with one PU and an HCA behind a PCI bridge.
+constexpr char kNodeWithHca[] = R"(<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE topology SYSTEM "hwloc2.dtd">
+<topology version="2.0">
+<object type="Machine" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" allowed_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" allowed_nodeset="0x00000001" gp_index="1">
+<object type="Package" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="2">
+<object type="NUMANode" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="3" local_memory="1073741824"/>
+<object type="Core" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="4">
+<object type="PU" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="5"/>
+</object>
+<object type="Bridge" gp_index="6" bridge_type="0-1" depth="0" bridge_pci="0000:[01-01]">
+<object type="PCIDev" gp_index="7" pci_busid="0000:01:00.0" pci_type="0207 [15b3:1017] [15b3:0020] 00" pci_link_speed="8.000000">
+<object type="OSDev" gp_index="8" name="mlx5_0" osdev_type="3"/>
+</object>
+</object>
+</object>
+</object>
+</topology>
+)";
+
+// An unpacked topology keeps the important I/O objects (as OpenPMIx 4.2
+// loads it): the HCA, its PCI device and bridge survive the trip.
+TEST(NativeRoundTrip, TopologyKeepsItsIoDevices) {
+  hwloc_topology_t topo = nullptr;
+  ASSERT_EQ(0, hwloc_topology_init(&topo));
+  ASSERT_EQ(0, hwloc_topology_set_xmlbuffer(topo, kNodeWithHca, sizeof kNodeWithHca));
+  ASSERT_EQ(0, hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_ALL));
+  ASSERT_EQ(0, hwloc_topology_load(topo));
+  ASSERT_EQ(1, hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_OS_DEVICE));
+  pmix_topology_t t = {strdup("hwloc"), topo};
+  pmix_data_buffer_t b;
+  PMIx_Data_buffer_construct(&b);
+  ASSERT_EQ(PMIX_SUCCESS, NativeModule()->pack(&b, &t, 1, PMIX_TOPO));
+  pmix_topology_t out = {nullptr, nullptr};
+  int32_t n = 1;
+  ASSERT_EQ(PMIX_SUCCESS, NativeModule()->unpack(&b, &out, &n, PMIX_TOPO));
+  ASSERT_NE(nullptr, out.topology);
+  auto copy = static_cast<hwloc_topology_t>(out.topology);
+  EXPECT_EQ(1, hwloc_get_nbobjs_by_type(copy, HWLOC_OBJ_BRIDGE));
+  EXPECT_EQ(1, hwloc_get_nbobjs_by_type(copy, HWLOC_OBJ_PCI_DEVICE));
+  ASSERT_EQ(1, hwloc_get_nbobjs_by_type(copy, HWLOC_OBJ_OS_DEVICE));
+  EXPECT_STREQ("mlx5_0", hwloc_get_obj_by_type(copy, HWLOC_OBJ_OS_DEVICE, 0)->name);
+  EXPECT_TRUE(hwloc_topology_is_thissystem(copy));
+  PMIx_Data_buffer_destruct(&b);
+  hwloc_topology_destroy(copy);
+  std::free(out.source);
+  hwloc_topology_destroy(topo);
+  std::free(t.source);
+}
+
 }  // namespace
 }  // namespace pmix::test

@@ -22,9 +22,9 @@ enum class Variant {
 // PMIX_UNDEF and PMIX_KVAL).
 const std::vector<pmix_data_type_t>& ElementTypes();
 
-// Types whose elements compare EQUAL to their copies. The others (app,
-// query, data buffer, and hwloc topologies, which only equal themselves)
-// report PMIX_VALUE_COMPARISON_NOT_AVAIL.
+// Types whose elements compare EQUAL to their copies (topologies too: a
+// copy has the same tree). The others (app, query, data buffer) report
+// PMIX_VALUE_COMPARISON_NOT_AVAIL.
 bool ComparesEqualToCopy(pmix_data_type_t type, Variant variant);
 
 // Fills raw storage `element` (ElementSize(type) bytes) with a sample;
