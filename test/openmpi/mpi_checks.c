@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static int rank, size;
@@ -33,23 +32,31 @@ static void Ok(const char* detail) {
   printf("%s %d of %d ok%s%s\n", which, rank, size, detail[0] ? " " : "", detail);
 }
 
-static double Now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void Hello(void) { Ok(""); }
 
 /* Rank 0 arrives 300 ms late: nobody may leave a barrier before it comes. */
+/* Rank 0 creates a marker file late, just before it enters a barrier:
+ * every rank that leaves that barrier must see the file. Causal, not
+ * timed (a rank descheduled on a busy node cannot fail it). */
 static void Barrier(void) {
   for (int i = 0; i < 20; i++) MPI_Barrier(MPI_COMM_WORLD);
+  long id = rank == 0 ? (long)getpid() : 0;
+  MPI_Bcast(&id, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  const char* tmp = getenv("TMPDIR");
+  char path[512];
+  snprintf(path, sizeof path, "%s/mpi_checks.barrier.%ld", tmp != NULL && *tmp ? tmp : "/tmp", id);
   MPI_Barrier(MPI_COMM_WORLD);
-  double start = Now();
-  if (rank == 0) usleep(300 * 1000);
+  if (rank == 0) {
+    usleep(100 * 1000); /* a barrier that lets the others out early would */
+    FILE* f = fopen(path, "w");
+    if (f == NULL) Fail("cannot create the marker file");
+    fclose(f);
+  }
   MPI_Barrier(MPI_COMM_WORLD);
-  double waited = Now() - start;
-  if (waited < 0.25) Fail("left the barrier before rank 0 entered it");
+  int seen = access(path, F_OK) == 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) unlink(path);
+  if (!seen) Fail("left the barrier before rank 0 entered it");
   Ok("");
 }
 
@@ -142,11 +149,11 @@ static void Topo(void) {
   Ok(detail);
 }
 
-/* Rank 0 publishes a service name (ORTE's data server in mpirun holds it);
+/* Rank 0 publishes a service name (mpirun's data server or pmixrun's holds it);
  * after a barrier the others look it up; rank 0 unpublishes it and then
  * nobody finds it. */
 static void Publish(void) {
-  const char* service = "pmixx-publish-check";
+  const char* service = "mpi-checks-service";  /* not "pmix...": reserved keys */
   char port[MPI_MAX_PORT_NAME] = "port-of-rank-0", found[MPI_MAX_PORT_NAME] = "";
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   if (rank == 0 && MPI_Publish_name(service, MPI_INFO_NULL, port) != MPI_SUCCESS)

@@ -15,8 +15,9 @@
 #   4. Two fake nodes (fake_rsh.sh: one orted per node, both PMIx servers
 #      on our library): the MPI cases at -np 4, with data collected in the
 #      fence and with direct modex.
-#   5. Direct launch by pmixrun (no mpirun): the MPI cases at -n 1 and 4,
-#      every rank adopting pmixrun's shared topology (hwloc shmem).
+#   5. Direct launch by pmixrun (no mpirun): the MPI cases (publish on
+#      pmixrun's datastore) at -n 1 and 4, every rank adopting pmixrun's
+#      shared topology (hwloc shmem); without shmem, its XML.
 #   6. Informational: mpirun -np 8 wall time, ours vs Debian's OpenPMIx.
 #
 # Environment: top_srcdir, top_builddir (make check exports them) and
@@ -53,7 +54,8 @@ reap() {
         exe=$(readlink "$p/exe" 2>/dev/null) || continue
         case $exe in "$WORK"/*) kill -9 "${p#/proc/}" 2>/dev/null; continue ;; esac
         # orteds of the fake nodes carry this run's FAKE_RSH_TMPDIR
-        if tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qx "FAKE_RSH_TMPDIR=$WORK/nodes"; then
+        # (2>/dev/null first: the process may be gone before the redirection)
+        if tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -qx "FAKE_RSH_TMPDIR=$WORK/nodes"; then
             kill -9 "${p#/proc/}" 2>/dev/null
         fi
     done
@@ -189,7 +191,7 @@ done
 # and none discovered its own.
 PMIXRUN=$top_builddir/src/tools/pmixrun/pmixrun
 for np in 1 4; do
-    for c in hello barrier allreduce ring lib spawn topo; do
+    for c in hello barrier allreduce ring lib publish spawn topo; do
         out=$WORK/pmixrun.$c.$np.out
         run "$out" "${OURS[@]}" OMPI_MCA_hwloc_base_verbose=2 "$PMIXRUN" -n "$np" "$WORK/mpi_checks" "$c"
         pattern=""
@@ -206,6 +208,20 @@ for np in 1 4; do
         fi
     done
 done
+
+# Without the shared-memory segment (hwloc_hole_kind=none: no address both
+# sides can map) the ranks load pmixrun's PMIX_HWLOC_XML_V2, still without
+# discovering anything.
+out=$WORK/pmixrun.xml.out
+run "$out" "${OURS[@]}" PMIX_MCA_hwloc_hole_kind=none OMPI_MCA_hwloc_base_verbose=2 \
+    "$PMIXRUN" -n 2 "$WORK/mpi_checks" topo
+loaded=$(grep -c 'hwloc:base loading topology from XML' "$out")
+if check_ranks "$out" topo 2 " shmem=none$" && [ "$loaded" -eq 2 ] &&
+    ! grep -q 'hwloc:base discovering topology' "$out"; then
+    pass "pmixrun -n 2 topo without shared memory (every rank loaded the shared XML)"
+else
+    fail "pmixrun -n 2 topo without shared memory (exit $RC, $loaded of 2 loaded the XML)" "$out"
+fi
 
 # --- 6. timing (informational) ------------------------------------------------
 best_time() {

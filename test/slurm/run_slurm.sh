@@ -144,16 +144,19 @@ if [ $HAVE_MPI = 1 ]; then
 fi
 
 # Open MPI ranks adopt slurmstepd's topology (opal_hwloc_base_get_topology
-# reads PMIX_HWLOC_SHMEM_FILE/_ADDR/_SIZE) instead of discovering it.
+# reads PMIX_HWLOC_SHMEM_FILE/_ADDR/_SIZE) instead of discovering it: Open
+# MPI says so, and each rank has the shared-memory file mapped ("topo":
+# /proc/self/maps).
 if [ $HAVE_MPI = 1 ]; then
     out=$WORK/mpi.topology
-    OMPI_MCA_hwloc_base_verbose=2 srun_ours "$out" 2 "$WORK/mpi_checks" hello
+    OMPI_MCA_hwloc_base_verbose=2 srun_ours "$out" 2 "$WORK/mpi_checks" topo
     adopted=$(grep -c 'hwloc:base: topology in shared memory' "$out")
-    if [ $RC -eq 0 ] && check_ranks "$out" hello 2 && [ "$adopted" -eq 2 ] &&
+    mapped=$(grep -c '^topo [01] of 2 ok shmem=pmixx-hwloc\.sm$' "$out")
+    if [ $RC -eq 0 ] && check_ranks "$out" topo 2 && [ "$adopted" -eq 2 ] && [ "$mapped" -eq 2 ] &&
         ! grep -q 'hwloc:base discovering topology' "$out"; then
-        pass "mpi_checks hello -n 2: both ranks adopt the shared topology"
+        pass "mpi_checks topo -n 2: both ranks adopt the shared topology (and map its file)"
     else
-        fail "mpi_checks hello -n 2: shared topology adopted by $adopted of 2 ranks" "$out"
+        fail "mpi_checks topo -n 2: shared topology adopted by $adopted, mapped by $mapped of 2 ranks" "$out"
     fi
 fi
 
