@@ -149,6 +149,7 @@ void ForgetGreeting(Server& s, const std::shared_ptr<wire::Connection>& conn) {
 void GrantConnectedLimits(const Server& s, wire::Connection& conn) {
   conn.SetMaxFrame(s.accept.limits.max_msg_size);
   conn.SetDecodeBudget(s.accept.limits.max_decoded_size);
+  conn.SetMaxQueued(s.accept.limits.max_send_queue);
 }
 
 }  // namespace pmix::server

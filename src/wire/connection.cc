@@ -67,7 +67,34 @@ Status Connection::Enqueue(Bytes head, std::shared_ptr<const Bytes> tail, std::v
   out_.push_back(Outgoing{std::move(head), std::move(tail), std::move(fds)});
   queued_ += out_.back().size();
   if (out_.size() == 1) WriteSome();  // try at once; the rest waits for POLLOUT
-  return (closed_ || broken_) ? Status(PMIX_ERR_LOST_CONNECTION) : Status();
+  if (closed_ || broken_) return PMIX_ERR_LOST_CONNECTION;
+  // What waits behind the frame being written: a peer that stopped reading
+  // must not make this side buffer without bound.
+  size_t behind = out_.size() > 1 ? queued_ - (out_.front().size() - out_offset_) : 0;
+  if (behind > max_queued_) {
+    output::PeerError("ptl",
+                      "closing a connection: its peer does not read what it is sent "
+                      "(%zu bytes queued, ptl_base_max_send_queue is %zu)",
+                      queued_, max_queued_);
+    out_.clear();
+    out_offset_ = 0;
+    queued_ = 0;
+    PostClose(PMIX_ERR_OUT_OF_RESOURCE);
+    return PMIX_ERR_LOST_CONNECTION;
+  }
+  return Status();
+}
+
+void Connection::PostClose(Status why) {
+  // Closed on the next turn, not inside the caller's Send (a sender
+  // iterating over peers must not see them vanish under it).
+  broken_ = true;
+  std::weak_ptr<Connection> weak = weak_from_this();
+  if (!engine_.Post([weak, why] {
+        if (auto self = weak.lock()) self->Close(why);
+      }).ok()) {
+    Close(why);
+  }
 }
 
 Status Connection::Request(uint16_t type, const Bytes& payload, ReplyHandler on_reply) {
@@ -177,18 +204,10 @@ void Connection::WriteSome() {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
     if (n < 0) {
-      // Closed on the next turn, not inside the caller's Send (a sender
-      // iterating over peers must not see them vanish under it).
       out_.clear();
       out_offset_ = 0;
       queued_ = 0;
-      broken_ = true;
-      std::weak_ptr<Connection> weak = weak_from_this();
-      if (!engine_.Post([weak] {
-            if (auto self = weak.lock()) self->Close(PMIX_ERR_LOST_CONNECTION);
-          }).ok()) {
-        Close(PMIX_ERR_LOST_CONNECTION);
-      }
+      PostClose(PMIX_ERR_LOST_CONNECTION);
       return;
     }
     out_offset_ += static_cast<size_t>(n);

@@ -29,9 +29,8 @@
 #include <deque>
 #include <functional>
 #include <map>
-#include <utility>
-#include <vector>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "mca/ptl/base/fd.h"
@@ -112,6 +111,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // wire::DecodeBudget around the message handler; SIZE_MAX for none).
   void SetMaxFrame(size_t max_payload) { reader_.set_max_payload(max_payload); }
   void SetDecodeBudget(size_t bytes) { decode_budget_ = bytes; }
+  // The most bytes this side queues for a peer that does not read, behind
+  // the frame being written (that one is the sender's own, whatever its
+  // size): a send that leaves more queued closes the connection with
+  // PMIX_ERR_OUT_OF_RESOURCE on the next turn (logged through
+  // output::PeerError) and returns PMIX_ERR_LOST_CONNECTION. SIZE_MAX
+  // (the default): no bound.
+  void SetMaxQueued(size_t bytes) { max_queued_ = bytes; }
   // The peer has authenticated: its frames are read into a buffer of their
   // declared size at once (FrameReader::set_reserve_declared).
   void TrustPeer() { reader_.set_reserve_declared(true); }
@@ -141,6 +147,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Dispatch();
   void WriteSome();
   void RunDrainWaiters();
+  void PostClose(Status why);
   Status Enqueue(Bytes head, std::shared_ptr<const Bytes> tail, std::vector<ptl::Fd> fds);
 
   runtime::ProgressEngine& engine_;
@@ -169,6 +176,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool closed_ = false;
   bool broken_ = false;  // a write failed: Close() is posted
   size_t decode_budget_ = SIZE_MAX;
+  size_t max_queued_ = SIZE_MAX;
 };
 
 }  // namespace pmix::wire

@@ -31,6 +31,12 @@ const pmix_mca_param_desc_t kBaseParams[] = {
      "strings, values); a message that would take more is refused with "
      "PMIX_ERR_OUT_OF_RESOURCE. 64 MiB is ~60,000 infos or ~120,000 procs in one message",
      nullptr},
+    {"max_send_queue", PMIX_MCA_PARAM_SIZE, "64M",
+     "Most bytes a server queues for a connected peer that does not read its socket (events, "
+     "collective results, forwarded output), behind the message being written; a peer that "
+     "would make it queue more is disconnected. A peer that reads keeps a few messages queued "
+     "at most; 64 MiB is the size of the largest message a peer accepts (max_msg_size)",
+     nullptr},
     {"max_unauthenticated", PMIX_MCA_PARAM_UNSIGNED, "256",
      "Most connections a server holds before they have said hello and authenticated; at the "
      "limit it accepts nothing more (the rest wait in the kernel's backlog) until one leaves",
@@ -100,6 +106,7 @@ Result<Limits> PeerLimits() {
   l.max_msg_size = framework.BaseParam("max_msg_size").value.size;
   l.max_hello_size = framework.BaseParam("max_hello_size").value.size;
   l.max_decoded_size = framework.BaseParam("max_decoded_size").value.size;
+  l.max_send_queue = framework.BaseParam("max_send_queue").value.size;
   // 0 would mean a server that admits nobody: at least one, for a second.
   l.max_unauthenticated = std::max<size_t>(
       1, static_cast<size_t>(framework.BaseParam("max_unauthenticated").value.uinteger));

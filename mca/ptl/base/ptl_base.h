@@ -60,11 +60,13 @@ Result<size_t> MaxMsgSize();
 // at most max_hello_size bytes, at most max_unauthenticated such
 // connections at a time, each for at most hello_timeout; once connected,
 // frames of max_msg_size and max_decoded_size bytes of decoded values per
-// message.
+// message, and at most max_send_queue bytes queued for it unread (behind
+// the message being written) before it is disconnected.
 struct Limits {
   size_t max_msg_size = kDefaultMaxMsgSize;
   size_t max_hello_size = size_t{8} << 10;
   size_t max_decoded_size = size_t{64} << 20;
+  size_t max_send_queue = size_t{64} << 20;
   size_t max_unauthenticated = 256;
   std::chrono::milliseconds hello_timeout{10000};
 };

@@ -4,7 +4,7 @@
 //
 // The limits are lowered for this program (before the ptl framework opens):
 // 4 connections without a hello at a time, 5 s to say hello, 1 MiB of
-// decoded values per message.
+// decoded values per message, 1 MiB queued for a peer that does not read.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -36,6 +36,7 @@ const bool g_env = [] {
   setenv("PMIX_MCA_ptl_base_max_unauthenticated", "4", 1);
   setenv("PMIX_MCA_ptl_base_hello_timeout", "5", 1);
   setenv("PMIX_MCA_ptl_base_max_decoded_size", "1M", 1);
+  setenv("PMIX_MCA_ptl_base_max_send_queue", "1M", 1);
   return true;
 }();
 
@@ -148,6 +149,52 @@ TEST_F(PeerLimits, DecodingIsBoundedPerMessage) {
   auto again = p.Recv(milliseconds(10000));
   ASSERT_TRUE(again.has_value());
   EXPECT_EQ(again->tag, 10u);
+}
+
+// A connected peer that stops reading its socket while the server keeps
+// sending (events here; collective results and forwarded output queue the
+// same way) is disconnected once more than ptl_base_max_send_queue bytes
+// wait for it; it used to be buffered without bound. A peer that reads is
+// not disconnected, and the server goes on serving.
+TEST_F(PeerLimits, PeerThatDoesNotReadIsDisconnected) {
+  RawPeer stalled;
+  ASSERT_TRUE(stalled.Connect(uri_));
+  auto reply = stalled.Hello("limits", 1, seconds(10));
+  ASSERT_TRUE(reply.has_value());
+  ASSERT_EQ((*reply)[0], "0");
+  // 8 MiB of events (128 x 64 KiB): far beyond the 1 MiB bound plus
+  // what the kernel's socket buffers hold.
+  std::vector<char> blob(64 << 10, 'x');
+  pmix_byte_object_t bo{blob.data(), blob.size()};
+  // Not cached: the reader below is not sent them again when it connects.
+  pmix_info_t info[2];
+  PMIx_Info_load(&info[0], "limits.blob", &bo, PMIX_BYTE_OBJECT);
+  bool yes = true;
+  PMIx_Info_load(&info[1], PMIX_EVENT_DO_NOT_CACHE, &yes, PMIX_BOOL);
+  pmix_proc_t source;
+  PMIx_Load_procid(&source, "limits", PMIX_RANK_WILDCARD);
+  for (int i = 0; i < 128; ++i)
+    ASSERT_EQ(PMIx_Notify_event(PMIX_EVENT_JOB_END, &source, PMIX_RANGE_GLOBAL, info, 2,
+                                nullptr, nullptr),
+              PMIX_SUCCESS);
+  PMIx_Info_destruct(&info[0]);
+  EXPECT_TRUE(stalled.ClosedWithin(seconds(20))) << "a peer that does not read was kept";
+  // The server still serves, and a peer that reads gets what is sent.
+  RawPeer reader;
+  ASSERT_TRUE(reader.Connect(uri_));
+  reply = reader.Hello("limits", 2, seconds(10));
+  ASSERT_TRUE(reply.has_value());
+  ASSERT_EQ((*reply)[0], "0");
+  std::vector<char> small(4 << 10, 'y');
+  pmix_byte_object_t sbo{small.data(), small.size()};
+  PMIx_Info_load(&info[0], "limits.blob", &sbo, PMIX_BYTE_OBJECT);
+  ASSERT_EQ(PMIx_Notify_event(PMIX_EVENT_JOB_END, &source, PMIX_RANGE_GLOBAL, info, 2, nullptr,
+                              nullptr),
+            PMIX_SUCCESS);
+  PMIx_Info_destruct(&info[0]);
+  auto ev = reader.Recv(milliseconds(10000));
+  ASSERT_TRUE(ev.has_value()) << "a reading peer got nothing";
+  EXPECT_EQ(ev->type, static_cast<uint16_t>(wire::Msg::kEvent));
 }
 
 // accept() failing with EMFILE leaves the connection pending and the
