@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "plugins/ptl/common/ptl_socket.h"
 
@@ -55,8 +56,24 @@ std::string NextSocketPath(std::string dir) {
   return dir + "pmix-" + std::to_string(::getpid()) + "-" + std::to_string(g_listen_count++);
 }
 
-// A bound, listening socket at path.
-pmix_status_t BindAndListen(const sockaddr_un& addr, const std::string& path, int* listen_fd) {
+// The socket file's mode: PMIX_SOCKET_MODE (its 9 permission bits) when
+// the host gives one, owner read/write otherwise; nullopt for a directive
+// that is not an integer mode.
+std::optional<mode_t> SocketMode(const pmix_info_t info[], size_t ninfo) {
+  const pmix_info_t* given = common::FindInfo(info, ninfo, PMIX_SOCKET_MODE);
+  if (given == nullptr) return mode_t{0600};
+  auto mode = common::InfoInteger(given);
+  if (!mode || *mode < 0 || (*mode & ~0777LL) != 0) return std::nullopt;
+  return static_cast<mode_t>(*mode);
+}
+
+// A bound, listening socket at path whose file has exactly `mode`, whatever
+// the umask (which bind() applies): it is set before listen(), so no peer
+// connects while the file has another mode. bind() fails on any existing
+// file (a symlink too), so the file is ours; the directory is one nobody
+// else may write (PrepareTmpdir), so the chmod reaches that same file.
+pmix_status_t BindAndListen(const sockaddr_un& addr, const std::string& path, mode_t mode,
+                            int* listen_fd) {
   int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) return PMIX_ERR_OUT_OF_RESOURCE;
   if (::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
@@ -64,6 +81,13 @@ pmix_status_t BindAndListen(const sockaddr_un& addr, const std::string& path, in
     ::close(fd);
     Say(g_services, 0, "usock: cannot bind %s: %s", path.c_str(), std::strerror(err));
     return err == EACCES ? PMIX_ERR_NO_PERMISSIONS : PMIX_ERROR;
+  }
+  if (::chmod(path.c_str(), mode) != 0) {
+    int err = errno;
+    ::close(fd);
+    ::unlink(path.c_str());
+    Say(g_services, 0, "usock: cannot set the mode of %s: %s", path.c_str(), std::strerror(err));
+    return PMIX_ERROR;
   }
   if (::listen(fd, SOMAXCONN) != 0) {
     ::close(fd);
@@ -87,13 +111,18 @@ pmix_status_t Listen(const pmix_info_t info[], size_t ninfo, int* listen_fd, cha
         path.c_str(), sizeof addr.sun_path - 1);
     return PMIX_ERR_BAD_PARAM;
   }
+  auto mode = SocketMode(info, ninfo);
+  if (!mode) {
+    Say(g_services, 0, "usock: PMIX_SOCKET_MODE must be an integer mode of at most 0777");
+    return PMIX_ERR_BAD_PARAM;
+  }
   pmix_status_t rc = PrepareTmpdir(*dir);
   if (rc != PMIX_SUCCESS) return rc;
   if ((rc = ClearPath(path)) != PMIX_SUCCESS) return rc;
   std::string text = std::string(kScheme) + path;
   char* copy = ::strdup(text.c_str());
   if (copy == nullptr) return PMIX_ERR_NOMEM;
-  if ((rc = BindAndListen(addr, path, listen_fd)) != PMIX_SUCCESS) {
+  if ((rc = BindAndListen(addr, path, *mode, listen_fd)) != PMIX_SUCCESS) {
     std::free(copy);
     return rc;
   }

@@ -9,7 +9,10 @@
 // parent is the host's choice. The socket is "<tmpdir>/pmix-<pid>-<n>", n
 // counting listens in this process; a path longer than sockaddr_un allows
 // is PMIX_ERR_BAD_PARAM. A stale file of that name is removed only if it
-// is a socket owned by us. URI: "usock:<absolute path>". unlisten() closes
+// is a socket owned by us. The socket file's mode is exactly 0600 (or the
+// 9 permission bits of PMIX_SOCKET_MODE when given; any other value of it
+// is PMIX_ERR_BAD_PARAM) whatever the umask, set before anyone can
+// connect. URI: "usock:<absolute path>". unlisten() closes
 // the socket and removes its file (again, only a socket we own).
 #ifndef PMIXX_PLUGINS_PTL_USOCK_USOCK_MODULE_H
 #define PMIXX_PLUGINS_PTL_USOCK_USOCK_MODULE_H

@@ -112,6 +112,68 @@ TEST(Usock, UnlistenLeavesAFileThatIsNotOurSocket) {
   EXPECT_EQ(::access(path.c_str(), F_OK), 0);
 }
 
+// Sets the umask for its lifetime.
+class Umask {
+ public:
+  explicit Umask(mode_t mask) : saved_(::umask(mask)) {}
+  ~Umask() { ::umask(saved_); }
+
+ private:
+  mode_t saved_;
+};
+
+mode_t ModeOf(const std::string& path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 07777;
+}
+
+// The socket file is 0600 whatever the umask: a umask of 0 used to leave
+// it 0777 (anyone reaching the directory could connect), and a tmpdir the
+// host made is created 0700 either way.
+TEST(Usock, SocketFileIsOwnerOnlyWhateverTheUmask) {
+  for (mode_t mask : {mode_t{0}, mode_t{022}, mode_t{077}}) {
+    Umask umask_for_test(mask);
+    TempDir tmp;
+    std::string dir = tmp.Sub("server");
+    Listening listening;
+    ASSERT_EQ(ListenIn(dir, &listening), PMIX_SUCCESS) << std::oct << mask;
+    EXPECT_EQ(ModeOf(dir), 0700u) << "umask " << std::oct << mask;
+    EXPECT_EQ(ModeOf(PathOf(listening.uri)), 0600u) << "umask " << std::oct << mask;
+    int raw = -1;
+    ASSERT_EQ(listening.module->connect(listening.uri.c_str(), 5000, &raw), PMIX_SUCCESS);
+    ::close(raw);
+  }
+}
+
+// PMIX_SOCKET_MODE sets the mode exactly (also wider than the umask
+// allows); a value beyond the permission bits is refused.
+TEST(Usock, SocketModeDirectiveSetsTheModeExactly) {
+  Umask umask_for_test(077);
+  const pmix_ptl_module_t* usock = Usock();
+  for (int mode : {0660, 0600, 0700}) {
+    TempDir tmp;
+    pmix_info_t info[2] = {StringInfo(PMIX_SERVER_TMPDIR, tmp.path().c_str()),
+                           IntInfo(PMIX_SOCKET_MODE, 0)};
+    info[1].value.type = PMIX_UINT32;
+    info[1].value.data.uint32 = static_cast<uint32_t>(mode);
+    Listening listening;
+    listening.module = usock;
+    char* uri = nullptr;
+    ASSERT_EQ(usock->listen(info, 2, &listening.fd, &uri), PMIX_SUCCESS);
+    listening.uri = uri;
+    std::free(uri);
+    EXPECT_EQ(ModeOf(PathOf(listening.uri)), static_cast<mode_t>(mode)) << std::oct << mode;
+  }
+  TempDir tmp;
+  pmix_info_t info[2] = {StringInfo(PMIX_SERVER_TMPDIR, tmp.path().c_str()),
+                         IntInfo(PMIX_SOCKET_MODE, 04755)};
+  int fd = -1;
+  char* uri = nullptr;
+  EXPECT_EQ(usock->listen(info, 2, &fd, &uri), PMIX_ERR_BAD_PARAM);
+  EXPECT_EQ(fd, -1);
+  EXPECT_EQ(uri, nullptr);
+}
+
 enum class Unsafe { kSymlink, kWorldWritable, kGroupWritable, kRegularFile };
 
 TEST(Usock, RefusesUnsafeTmpdirs) {
