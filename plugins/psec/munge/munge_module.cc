@@ -38,7 +38,14 @@ Ctx NewContext() {
 
 template <class... Args>
 void Log(int level, const char* fmt, Args... args) {
-  if (g_services != nullptr) g_services->output("psec", level, fmt, args...);
+  if (g_services == nullptr) return;
+  // A bare message goes through "%s": clang's -Wformat-security refuses a
+  // non-literal format with no arguments.
+  if constexpr (sizeof...(args) == 0) {
+    g_services->output("psec", level, "%s", fmt);
+  } else {
+    g_services->output("psec", level, fmt, args...);
+  }
 }
 
 pmix_status_t FromMunge(munge_err_t err) {
