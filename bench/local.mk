@@ -16,7 +16,7 @@ bench_pmix_bench_CFLAGS = $(AM_CFLAGS) -pedantic
 bench_pmix_bench_LDADD = src/libpmix.la -lm
 bench_pmix_bench_LDFLAGS = -pthread
 EXTRA_DIST += bench/run_bench.sh bench/run_scale.sh bench/plot_bench.sh bench/plot_bench.py \
-	bench/README.md bench/smoke.sh bench/bench_job.png bench/bench_modex.png
+	bench/README.md bench/smoke.sh bench/bench_job.png bench/bench_modex.png bench/soak.sh
 # A few seconds: both modes, tiny, on our library (values checked, timings
 # only printed), so that the benchmark keeps building and running.
 TESTS += bench/smoke.sh
@@ -34,4 +34,13 @@ bench: src/libpmix.la $(pmixcomponent_LTLIBRARIES)
 bench-scale: src/libpmix.la $(pmixcomponent_LTLIBRARIES)
 	$(SHELL) $(top_srcdir)/bench/run_scale.sh --ours $(abs_top_builddir)/src/.libs \
 		--components '$(PMIXX_COMPONENT_PATH)' --out $(abs_top_builddir)/bench-scale $(BENCH_ARGS)
-.PHONY: bench bench-scale
+
+# `make soak`: test/integration/soak.sh at full size (bench/soak.sh): 256
+# clients x 100 fences, 10,000 init/finalize cycles, 1,000 processes, 2,000-
+# connection floods. Minutes; for release checks.
+soak: src/libpmix.la $(pmixcomponent_LTLIBRARIES) test/host/pmix_test_host \
+		test/host/clients/client_soak test/host/clients/bad_peer
+	top_builddir=$(abs_top_builddir) top_srcdir=$(abs_top_srcdir) \
+		PMIX_MCA_mca_base_component_path='$(PMIXX_COMPONENT_PATH)' \
+		$(SHELL) $(top_srcdir)/bench/soak.sh
+.PHONY: bench bench-scale soak

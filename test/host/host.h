@@ -20,7 +20,7 @@
 #include "pmix.h"
 #include "pmix_server.h"
 
-#define HOST_MAX_PROCS 256
+#define HOST_MAX_PROCS 1024
 
 /* Command line, filled once by ParseOptions before any thread starts. */
 typedef struct {
@@ -44,6 +44,8 @@ typedef struct {
     const char *tool_upcall; /* --tool-upcall none|same-uid|any-uid (default same-uid) */
     const char *tool_cmd;  /* --tool CMD: a tool process run beside the clients */
     const char *report_uri; /* --report-uri FILE: PMIX_TCP_REPORT_URI */
+    int finalizes;         /* --finalizes N: client_finalized calls per rank (default 1) */
+    int resources;         /* --resources: report descriptors and RSS (see kUsage) */
     int verbose;
     char **client_argv;    /* points into argv */
     /* Internal, set when this process is the peer (second node). */

@@ -102,3 +102,13 @@ test_host_clients_tool_connect_LDADD = src/libpmix.la
 test_host_clients_tool_connect_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
 TESTS += test/integration/tool.sh
 EXTRA_DIST += test/integration/tool.sh
+
+# Load and soak (issue 15): many clients, many fences, init/finalize cycles,
+# a connection flood; scaled down here, at full size in bench/soak.sh.
+check_PROGRAMS += test/host/clients/client_soak
+test_host_clients_client_soak_SOURCES = test/host/clients/client_soak.c test/host/clients/client_util.h
+test_host_clients_client_soak_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
+test_host_clients_client_soak_LDADD = src/libpmix.la
+test_host_clients_client_soak_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
+TESTS += test/integration/soak.sh
+EXTRA_DIST += test/integration/soak.sh

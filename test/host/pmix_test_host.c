@@ -7,6 +7,7 @@
  * diagnostics to stderr. Every wait is bounded (--timeout and alarm()).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <signal.h>
@@ -28,7 +29,7 @@ char peer_host_name[80];
 
 static const char kUsage[] =
     "usage: pmix_test_host [options] -- client_program [args]\n"
-    "  -n N                 clients on this node (1..256, default 1)\n"
+    "  -n N                 clients on this node (1..1024, default 1)\n"
     "  --nspace NAME        namespace (default: unique per run)\n"
     "  --timeout SEC        whole-run guard (default 60): kill all, exit 3\n"
     "  --tmpdir DIR         server tmpdir (default: mkdtemp under $TMPDIR)\n"
@@ -48,6 +49,9 @@ static const char kUsage[] =
     "  --tool-upcall P      tool_connected admits: same-uid (default), any-uid; none: no upcall\n"
     "  --tool CMD           run the tool CMD (split on spaces) beside the clients; it must exit 0\n"
     "  --report-uri FILE    the server writes its URI to FILE (PMIX_TCP_REPORT_URI)\n"
+    "  --finalizes N        each client initializes and finalizes N times (default 1)\n"
+    "  --resources          print the server's descriptors and RSS before the clients\n"
+    "                       start and once they are gone (a 'resources' line)\n"
     "  -v                   verbose\n"
     "Client exit codes: 0 ok, 2 PMIx_Init failed, anything else a failure.\n";
 
@@ -126,6 +130,7 @@ static int ParseOptions(int argc, char **argv) {
         {"--bad-cred-rank", &host_opts.bad_cred_rank, 0, 2 * HOST_MAX_PROCS},
         {"--remote-procs", &host_opts.remote_procs, 0, HOST_MAX_PROCS},
         {"--expect-abort", &host_opts.abort_status, -255, 255},
+        {"--finalizes", &host_opts.finalizes, 1, 1000000},
     };
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--") != 0; ++i) {
@@ -160,6 +165,8 @@ static int ParseOptions(int argc, char **argv) {
             host_opts.report_uri = argv[++i];
         } else if (strcmp(a, "--without-upcalls") == 0 && i + 1 < argc) {
             host_opts.without_upcalls = argv[++i];
+        } else if (strcmp(a, "--resources") == 0) {
+            host_opts.resources = 1;
         } else if (strcmp(a, "-v") == 0) {
             host_opts.verbose = 1;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -319,9 +326,9 @@ static int CheckUpcalls(void) {
                     host_state.lost[i], lost_want);
             ++bad;
         }
-        if (normal && host_state.finalized_rank[i] != 1) {
-            HostLog("rank %d: client_finalized called %d times (want 1)", rank,
-                    host_state.finalized_rank[i]);
+        if (normal && host_state.finalized_rank[i] != host_opts.finalizes) {
+            HostLog("rank %d: client_finalized called %d times (want %d)", rank,
+                    host_state.finalized_rank[i], host_opts.finalizes);
             ++bad;
         }
     }
@@ -343,6 +350,53 @@ static int CheckUpcalls(void) {
     return bad;
 }
 
+/* --resources: the server process's open descriptors and memory. */
+typedef struct {
+    int fds;
+    long rss_kib;   /* VmRSS */
+    long peak_kib;  /* VmHWM */
+} Resources;
+
+static int CountFds(void) {
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) n += e->d_name[0] != '.';
+    closedir(d);
+    return n - 1; /* the directory's own */
+}
+
+static void MeasureResources(Resources *r) {
+    r->fds = CountFds();
+    r->rss_kib = r->peak_kib = -1;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return;
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        if (sscanf(line, "VmRSS: %ld kB", &r->rss_kib) == 1) continue;
+        sscanf(line, "VmHWM: %ld kB", &r->peak_kib);
+    }
+    fclose(f);
+}
+
+/* Once every client is gone: the server closes a client's connection when
+ * it sees the end of the stream, which may come a little after the
+ * process was reaped, so wait (at most 5 s) for the count to come down. */
+static void ReportResources(const Resources *before) {
+    Resources after;
+    const struct timespec tick = {0, 10 * 1000000L};
+    MeasureResources(&after);
+    for (int i = 0; i < 500 && after.fds > before->fds; ++i) {
+        nanosleep(&tick, NULL);
+        MeasureResources(&after);
+    }
+    printf("pmix_test_host node %d: resources fds %d -> %d rss_kib %ld -> %ld peak_kib %ld\n",
+           host_opts.node_id, before->fds, after.fds, before->rss_kib, after.rss_kib,
+           after.peak_kib);
+    fflush(stdout);
+}
+
 static void PrintSummary(int bad) {
     printf("pmix_test_host node %d: nspace %s clients %d remote %d connected %d finalized %d "
            "fences %d dmodex %d aborts %d notifies %d connects %d disconnects %d spawns %d "
@@ -362,14 +416,18 @@ static int RunHost(void) {
         return 1;
     }
     int bad = 0;
+    Resources before = {0, 0, 0};
     if (HostPeerStartReader() != 0 || HostRegisterJob() != 0 ||
-        (host_opts.extra_nspace && HostRegisterExtraJob() != 0) || HostLaunchClients() != 0 ||
-        HostLaunchTool() != 0) {
+        (host_opts.extra_nspace && HostRegisterExtraJob() != 0))
+        bad = 1;
+    MeasureResources(&before);
+    if (bad || HostLaunchClients() != 0 || HostLaunchTool() != 0) {
         HostKillAll();
         HostKillTool();
         bad = 1;
     }
     bad += HostWaitClients();
+    if (host_opts.resources) ReportResources(&before);
     if (HostWaitTool() != 0) ++bad;
     /* Node 0 serves the peer's requests until the peer is done. */
     if (host_opts.node_id == 0 && host_opts.remote_procs > 0) {
@@ -403,6 +461,7 @@ int main(int argc, char **argv) {
     host_opts.bad_cred_rank = -1;
     host_opts.abort_status = kNoAbort;
     host_opts.peer_fd = -1;
+    host_opts.finalizes = 1;
     if (ParseOptions(argc, argv) != 0) return 64;
     if (SetupDirs() != 0) return 1;
     signal(SIGALRM, OnAlarm);

@@ -76,13 +76,14 @@ esac
 
 # run_host NAME [host options] -- client [args]: one host run, which must
 # exit 0 with every summary line saying PASS. Output in $work/NAME.{out,err}.
+# Killed after $run_host_timeout seconds (default 120).
 run_host() {
     name=$1
     shift
     say "RUN $name: pmix_test_host $*"
     # the server's files go under $work: removed even when the host crashes
     mkdir -p "$work/$name.tmp"
-    timeout 120 "$host" --tmpdir "$work/$name.tmp" "$@" > "$work/$name.out" 2> "$work/$name.err"
+    timeout "${run_host_timeout:-120}" "$host" --tmpdir "$work/$name.tmp" "$@" > "$work/$name.out" 2> "$work/$name.err"
     rc=$?
     cat "$work/$name.out"
     if [ $rc -eq 0 ] && grep -q -- "-> PASS" "$work/$name.out" &&

@@ -5,6 +5,13 @@
  * a burst of empty connections. The server must close a connection whose
  * header is invalid and keep accepting new ones. Exit 0 when it did.
  *
+ * bad_peer DIR flood N ROUNDS: a connection flood instead. Each round opens
+ * N connections at once (each connect bounded by 2 s: beyond the server's
+ * unauthenticated limit they wait in the backlog), a third of them sending
+ * nothing, a third half a hello header, a third garbage; holds them 1 s and
+ * closes them all. Exit 0 when every connect succeeded and the server
+ * still accepts afterwards.
+ *
  * pmixx frame header (16 bytes, little endian): magic 'P' 'X', version u8
  * (1), flags u8, type u16, reserved u16 (0), tag u32, length u32 (default
  * maximum 64 MiB), then the payload.
@@ -18,8 +25,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,6 +61,8 @@ static int FindSocket(const char *dir, int depth) {
 static int Connect(void) {
     int fd = socket(AF_UNIX, SOCK_STREAM, 0);
     if (fd < 0) return -1;
+    struct timeval bound = {2, 0};
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &bound, sizeof bound);
     struct sockaddr_un addr;
     memset(&addr, 0, sizeof addr);
     addr.sun_family = AF_UNIX;
@@ -134,12 +145,45 @@ static void SendHalfHeader(int fd) {
     (void)ignored;
 }
 
+static int Flood(int n, int rounds) {
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < (rlim_t)n + 64) {
+        lim.rlim_cur = lim.rlim_max < (rlim_t)n + 64 ? lim.rlim_max : (rlim_t)n + 64;
+        setrlimit(RLIMIT_NOFILE, &lim);
+    }
+    int *fds = calloc((size_t)n, sizeof *fds);
+    if (!fds) return 1;
+    const struct timespec hold = {1, 0};
+    for (int r = 0; r < rounds; ++r) {
+        int opened = 0;
+        for (int i = 0; i < n; ++i) {
+            fds[i] = Connect();
+            if (fds[i] < 0) continue;
+            ++opened;
+            if (i % 3 == 1) SendHalfHeader(fds[i]);
+            if (i % 3 == 2) SendGarbage(fds[i]);
+        }
+        nanosleep(&hold, NULL);
+        for (int i = 0; i < n; ++i)
+            if (fds[i] >= 0) close(fds[i]);
+        char what[64];
+        snprintf(what, sizeof what, "flood round %d: %d of %d connections", r + 1, opened, n);
+        Expect(opened == n, what);
+    }
+    free(fds);
+    int fd = Connect();
+    Expect(fd >= 0, "server still accepts connections");
+    if (fd >= 0) close(fd);
+    return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
     /* The server closes a connection that sent garbage: a later write must
      * fail with EPIPE, not kill this probe. */
     signal(SIGPIPE, SIG_IGN);
-    if (argc != 2) {
-        fprintf(stderr, "usage: bad_peer DIR\n");
+    int flood = argc == 5 && strcmp(argv[2], "flood") == 0;
+    if (argc != 2 && !flood) {
+        fprintf(stderr, "usage: bad_peer DIR [flood N ROUNDS]\n");
         return 64;
     }
     const struct timespec tick = {0, 50000000L};
@@ -149,6 +193,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     printf("bad_peer: server socket %s\n", socket_path);
+    if (flood) return Flood(atoi(argv[3]) > 0 ? atoi(argv[3]) : 1, atoi(argv[4]) > 0 ? atoi(argv[4]) : 1);
     const Attack attacks[] = {
         {"garbage bytes", 1, SendGarbage},
         {"oversize length (0xFFFFFFF0)", 1, SendOversize},
