@@ -15,6 +15,7 @@
 #include "pmix.h"
 #include "pmix_tool.h"
 #include "pmix_version.h"
+#include "src/client/client_debug.h"
 #include "src/client/client_link.h"
 #include "src/client/client_state.h"
 #include "src/common/api_guard.h"
@@ -247,10 +248,19 @@ namespace client = pmix::client;
 namespace runtime = pmix::runtime;
 
 extern "C" pmix_status_t PMIx_Init(pmix_proc_t* proc, pmix_info_t info[], size_t ninfo) {
-  return pmix::ApiGuard("PMIx_Init", [&]() -> Status {
+  bool first = false;  // this call started the client (not a nested init)
+  pmix_proc_t me{};
+  pmix_status_t rc = pmix::ApiGuard("PMIx_Init", [&]() -> Status {
     std::lock_guard<std::mutex> lock(client::g_init_mu);
-    return client::Init(proc, pmix::InfoSpan(info, ninfo));
+    first = runtime::InitCount(runtime::Role::kClient).load() == 0 &&
+            runtime::InitCount(runtime::Role::kTool).load() == 0;
+    return client::Init(&me, pmix::InfoSpan(info, ninfo));
   });
+  if (rc != PMIX_SUCCESS) return rc;
+  if (proc != nullptr) *proc = me;
+  if (!first) return rc;
+  // A debugger may have asked the job to wait here (client_debug.h).
+  return pmix::ApiGuard("PMIx_Init", [&]() -> Status { return client::StopInInit(me); });
 }
 
 extern "C" pmix_status_t PMIx_Finalize(const pmix_info_t info[], size_t ninfo) {

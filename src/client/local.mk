@@ -1,6 +1,7 @@
 # src/client: the client library (PMIx_Init, Put/Commit, Fence, Get, ...).
 src_libpmix_core_la_SOURCES += \
 	src/client/client.cc src/client/client_state.h \
+	src/client/client_debug.cc src/client/client_debug.h \
 	src/client/client_link.cc src/client/client_link.h \
 	src/client/client_credential.cc
 # PMIx_Fence / PMIx_Fence_nb on the client.
@@ -15,6 +16,12 @@ TESTS += test/unit/client/get_rules_tests
 test_unit_client_get_rules_tests_SOURCES = test/unit/client/get_rules_test.cc
 test_unit_client_get_rules_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
 test_unit_client_get_rules_tests_LDFLAGS = -pthread
+# Which processes a debugger's stop directive names (client_debug.h).
+check_PROGRAMS += test/unit/client/client_debug_tests
+TESTS += test/unit/client/client_debug_tests
+test_unit_client_client_debug_tests_SOURCES = test/unit/client/client_debug_test.cc
+test_unit_client_client_debug_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
+test_unit_client_client_debug_tests_LDFLAGS = -pthread
 endif
 # The get rules against a real server: test host + client_get (test/host/).
 check_PROGRAMS += test/host/clients/client_get

@@ -306,6 +306,7 @@ void PeerLost(Server& s, const PeerPtr& peer) {
                                     : decltype(peer->ns->clients.end()){};
   if (peer->ns != nullptr && record != peer->ns->clients.end() && record->second.peer == peer) {
     record->second.peer = nullptr;
+    record->second.pid = peer->pid;
     record->second.departed = peer->finalized ? PMIX_ERR_NOT_FOUND : PMIX_ERR_PROC_TERM_WO_SYNC;
   }
   FenceOnPeerLost(s, peer);

@@ -104,12 +104,27 @@ gds::ValuePtr NamespaceInfo(Server& s, const pmix_proc_t&, const query::Query& q
   return all.size() == 0 ? nullptr : ArrayValue(InfoArray(all));
 }
 
+// Connected; gone after PMIx_Finalize (terminated) or without it; else
+// registered and not (yet) connected.
 pmix_proc_state_t StateOf(const Namespace& ns, pmix_rank_t rank) {
   auto record = ns.clients.find(rank);
   if (record == ns.clients.end()) return PMIX_PROC_STATE_UNDEF;
   if (record->second.peer != nullptr) return PMIX_PROC_STATE_CONNECTED;
+  if (record->second.departed == PMIX_ERR_PROC_TERM_WO_SYNC) return PMIX_PROC_STATE_TERM_WO_SYNC;
   if (record->second.departed != PMIX_SUCCESS) return PMIX_PROC_STATE_TERMINATED;
   return PMIX_PROC_STATE_PREPPED;
+}
+
+// The pid of the connected process, or the one it had, or the one the host
+// registered (PMIX_PROC_PID); 0 when none is known.
+pid_t PidOf(const Server& s, const Namespace& ns, const pmix_proc_t& proc) {
+  auto record = ns.clients.find(proc.rank);
+  if (record != ns.clients.end()) {
+    if (record->second.peer != nullptr) return record->second.peer->pid;
+    if (record->second.pid != 0) return record->second.pid;
+  }
+  auto v = s.store.FetchValue(proc, gds::Where::Proc(), PMIX_GDS_VIEW_ALL, PMIX_PROC_PID);
+  return v.ok() && (*v)->type == PMIX_PID ? (*v)->data.pid : 0;
 }
 
 void FillProcInfo(const Server& s, const Namespace& ns, pmix_rank_t rank, pmix_proc_info_t& out) {
@@ -121,9 +136,7 @@ void FillProcInfo(const Server& s, const Namespace& ns, pmix_rank_t rank, pmix_p
   if (app.ok() && (*app)->type == PMIX_UINT32) appnum = (*app)->data.uint32;
   auto argv = AppArgv(s, ns.name.c_str(), appnum);
   out.executable_name = argv ? ::strdup(FirstWord(*argv).c_str()) : nullptr;
-  auto record = ns.clients.find(rank);
-  bool connected = record != ns.clients.end() && record->second.peer != nullptr;
-  out.pid = connected ? record->second.peer->pid : 0;
+  out.pid = PidOf(s, ns, out.proc);
   out.exit_code = 0;
   out.state = StateOf(ns, rank);
 }

@@ -57,6 +57,7 @@ struct ClientRecord {
   gid_t gid = 0;
   void* server_object = nullptr;
   PeerPtr peer;  // set while it is connected
+  pid_t pid = 0;  // its pid once it has connected, kept after it left (proc tables)
   // Set when its connection closed (PMIX_ERR_NOT_FOUND after a finalize,
   // PMIX_ERR_PROC_TERM_WO_SYNC otherwise), cleared when it connects again:
   // a later get of data it never committed fails with it at once.

@@ -56,6 +56,26 @@ src_tools_pmixrun_pmixrun_SOURCES += \
 src_tools_pmixrun_pmixrun_SOURCES += \
 	src/tools/pmixrun/binding.cc src/tools/pmixrun/binding.h \
 	src/tools/pmixrun/host_job_control.cc src/tools/pmixrun/host_job_control.h
+# Debuggers: stop in init / on exec, release, debugger daemons (issue 11).
+src_tools_pmixrun_pmixrun_SOURCES += \
+	src/tools/pmixrun/debug_directives.cc src/tools/pmixrun/debug_directives.h \
+	src/tools/pmixrun/host_debug.cc src/tools/pmixrun/host_debug.h
+# The command-line tools (issue 11): OpenPMIx's names, options and output,
+# on the public tool API. Their build rules were missing from the commit
+# that added them (9af503d), so they were never built nor tested.
+bin_PROGRAMS += src/tools/cli/pattrs src/tools/cli/pquery src/tools/cli/pps \
+	src/tools/cli/pevent src/tools/cli/plookup
+PMIXX_CLI_COMMON = src/tools/cli/cli.cc src/tools/cli/cli.h
+src_tools_cli_pattrs_SOURCES = src/tools/cli/pattrs.cc $(PMIXX_CLI_COMMON)
+src_tools_cli_pattrs_LDADD = src/libpmix.la
+src_tools_cli_pquery_SOURCES = src/tools/cli/pquery.cc $(PMIXX_CLI_COMMON)
+src_tools_cli_pquery_LDADD = src/libpmix.la
+src_tools_cli_pps_SOURCES = src/tools/cli/pps.cc $(PMIXX_CLI_COMMON)
+src_tools_cli_pps_LDADD = src/libpmix.la
+src_tools_cli_pevent_SOURCES = src/tools/cli/pevent.cc $(PMIXX_CLI_COMMON)
+src_tools_cli_pevent_LDADD = src/libpmix.la
+src_tools_cli_plookup_SOURCES = src/tools/cli/plookup.cc $(PMIXX_CLI_COMMON)
+src_tools_cli_plookup_LDADD = src/libpmix.la
 src_tools_pmixrun_pmixrun_LDADD = src/libpmix.la -lhwloc
 src_tools_pmixrun_pmixrun_LDFLAGS = -pthread
 

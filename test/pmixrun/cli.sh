@@ -38,6 +38,11 @@ for _ in $(seq 1 300); do [ -s "$work/job.uri" ] && break; sleep 0.1; done
 
 clirun pps-pid 0 pps --pid "$pid" && expect_in pps-pid out "Namespace $job" &&
     expect_in pps-pid out "$job:1"
+# each process's local rank, pid and state (the server's proc table)
+for c in $(pgrep -P "$pid"); do
+    grep -qE "\| +[01] \| +$c \| .*PROC HAS CONNECTED TO LOCAL PMIX SERVER" "$work/pps-pid.out" ||
+        { fail "pps shows no connected process with pid $c"; sed 's/^/  /' "$work/pps-pid.out"; }
+done
 clirun pps-uri 0 pps --uri "file:$work/job.uri" && expect_in pps-uri out "Namespace $job"
 clirun pps-nspace 0 pps --namespace "prun-$host_name-$pid@0" && expect_in pps-nspace out "$job"
 clirun pquery 0 pquery --pid "$pid" pmix.qry.ns && expect_in pquery out "$job"

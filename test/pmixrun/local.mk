@@ -53,7 +53,9 @@ if HAVE_GTEST
 check_PROGRAMS += test/unit/pmixrun/spawn_request_tests
 TESTS += test/unit/pmixrun/spawn_request_tests
 test_unit_pmixrun_spawn_request_tests_SOURCES = test/unit/pmixrun/spawn_request_test.cc \
+	test/unit/pmixrun/debug_directives_test.cc \
 	src/tools/pmixrun/spawn_request.cc src/tools/pmixrun/spawn_request.h \
+	src/tools/pmixrun/debug_directives.cc src/tools/pmixrun/debug_directives.h \
 	src/tools/pmixrun/children.cc src/tools/pmixrun/children.h \
 	src/tools/pmixrun/iof_forward.cc src/tools/pmixrun/iof_forward.h \
 	src/tools/pmixrun/wakeup.cc src/tools/pmixrun/wakeup.h \
@@ -96,3 +98,21 @@ test_pmixrun_tool_iof_LDADD = src/libpmix.la
 test_pmixrun_tool_iof_LDFLAGS = $(PMIXX_PMIXRUN_LINK)
 TESTS += test/pmixrun/tools.sh
 EXTRA_DIST += test/pmixrun/tools.sh
+# Debuggers (issue 11): stop in init / on exec / in the app, release,
+# PMIX_LAUNCH_COMPLETE, debugger daemons; OpenPMIx's tool and debugger
+# examples (Debian's libpmix-dev) against pmixrun.
+check_PROGRAMS += test/pmixrun/debug_client test/pmixrun/debug_tool test/pmixrun/debug_daemon
+test_pmixrun_debug_client_SOURCES = test/pmixrun/debug_client.c test/pmixrun/client_util.h
+test_pmixrun_debug_client_CFLAGS = $(AM_CFLAGS) -pedantic
+test_pmixrun_debug_client_LDADD = src/libpmix.la
+test_pmixrun_debug_client_LDFLAGS = $(PMIXX_PMIXRUN_LINK)
+test_pmixrun_debug_tool_SOURCES = test/pmixrun/debug_tool.c test/pmixrun/client_util.h
+test_pmixrun_debug_tool_CFLAGS = $(AM_CFLAGS) -pedantic
+test_pmixrun_debug_tool_LDADD = src/libpmix.la
+test_pmixrun_debug_tool_LDFLAGS = $(PMIXX_PMIXRUN_LINK)
+test_pmixrun_debug_daemon_SOURCES = test/pmixrun/debug_daemon.c test/pmixrun/client_util.h
+test_pmixrun_debug_daemon_CFLAGS = $(AM_CFLAGS) -pedantic
+test_pmixrun_debug_daemon_LDADD = src/libpmix.la
+test_pmixrun_debug_daemon_LDFLAGS = $(PMIXX_PMIXRUN_LINK)
+TESTS += test/pmixrun/cli.sh test/pmixrun/debugger.sh test/pmixrun/openpmix_tools.sh
+EXTRA_DIST += test/pmixrun/cli.sh test/pmixrun/debugger.sh test/pmixrun/openpmix_tools.sh

@@ -1,9 +1,10 @@
 /* What OpenPMIx's example programs include as "examples.h" (Debian ships
  * the programs in /usr/share/doc/libpmix-dev/examples but not that header):
  * a lock the examples wait on until a callback wakes them, and a way to
- * mark parameters unused. test/pmixrun/openpmix_examples.sh builds the
- * examples with this file in its include path (and openpmix_client.sh,
- * client.c). Only the names those examples use are provided. */
+ * mark parameters unused, a holder for query results. The scripts that
+ * build OpenPMIx's examples (openpmix_examples.sh, openpmix_client.sh,
+ * debugger.sh) put this file in their include path. Only the names those
+ * examples use are provided. */
 #ifndef PMIXX_TEST_PMIXRUN_OPENPMIX_EXAMPLES_H
 #define PMIXX_TEST_PMIXRUN_OPENPMIX_EXAMPLES_H
 
@@ -52,19 +53,49 @@ typedef struct {
         pthread_mutex_unlock(&(l)->mutex);          \
     } while (0)
 
-/* A lock an event handler releases, with the job's size (client.c). */
+/* A lock an event handler releases, with the job's size (client.c) or
+ * the exit code a job-termination event carried (tool.c). */
 typedef struct {
     mylock_t lock;
     uint32_t nprocs;
+    int exit_code;
+    bool exit_code_given;
 } myrel_t;
 
 #define DEBUG_CONSTRUCT_MYREL(r)                    \
     do {                                            \
         DEBUG_CONSTRUCT_LOCK(&(r)->lock);           \
         (r)->nprocs = 0;                            \
+        (r)->exit_code = 0;                         \
+        (r)->exit_code_given = false;               \
     } while (0)
 
 #define DEBUG_DESTRUCT_MYREL(r) DEBUG_DESTRUCT_LOCK(&(r)->lock)
+
+/* What a query callback hands back (tool.c, debugger.c, debuggerd.c):
+ * the results it copied, and a lock (or, debuggerd.c, a flag) it clears. */
+typedef struct {
+    mylock_t lock;
+    pmix_info_t *info;
+    size_t ninfo;
+    volatile bool active;
+} myquery_data_t;
+
+#define DEBUG_CONSTRUCT_MYQUERY(q)                  \
+    do {                                            \
+        DEBUG_CONSTRUCT_LOCK(&(q)->lock);           \
+        (q)->info = NULL;                           \
+        (q)->ninfo = 0;                             \
+        (q)->active = true;                         \
+    } while (0)
+
+#define DEBUG_DESTRUCT_MYQUERY(q)                   \
+    do {                                            \
+        DEBUG_DESTRUCT_LOCK(&(q)->lock);            \
+        if (NULL != (q)->info) {                    \
+            PMIX_INFO_FREE((q)->info, (q)->ninfo);  \
+        }                                           \
+    } while (0)
 
 static inline void examples_unused(int first, ...) { (void)first; }
 #define EXAMPLES_HIDE_UNUSED_PARAMS(...) examples_unused(0, __VA_ARGS__)

@@ -50,13 +50,14 @@ pmix_status_t QueryOne(const char* key, const std::string& nspace, pmix_info_t**
   return rc;
 }
 
+// From the server (the tool has no job data of its own), bounded.
 std::string LocalRank(const pmix_proc_t& p) {
   pmix_value_t* v = nullptr;
   std::string out = "?";
   pmix_info_t opt;
-  bool yes = true;
+  int seconds = 5;
   PMIx_Info_construct(&opt);
-  (void)PMIx_Info_load(&opt, PMIX_OPTIONAL, &yes, PMIX_BOOL);
+  (void)PMIx_Info_load(&opt, PMIX_TIMEOUT, &seconds, PMIX_INT);
   if (PMIx_Get(&p, PMIX_LOCAL_RANK, &opt, 1, &v) == PMIX_SUCCESS && v != nullptr &&
       v->type == PMIX_UINT16)
     out = std::to_string(v->data.uint16);

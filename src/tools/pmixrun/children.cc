@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -48,7 +49,7 @@ void WriteTagged(const std::string& tag, int fd, std::string_view line) {
 }
 
 [[noreturn]] void ExecChild(const char* path, char* const argv[], char* const envp[],
-                            const char* cwd, int in_fd, int out_fd, int err_fd) {
+                            const char* cwd, int in_fd, int out_fd, int err_fd, bool trace) {
   setpgid(0, 0);
   int null_fd = in_fd >= 0 ? in_fd : open("/dev/null", O_RDONLY);
   if (null_fd >= 0) dup2(null_fd, 0);
@@ -60,6 +61,7 @@ void WriteTagged(const std::string& tag, int fd, std::string_view line) {
   sigprocmask(SIG_SETMASK, &none, nullptr);
   signal(SIGPIPE, SIG_DFL);
   if (*cwd != '\0' && chdir(cwd) != 0) Fail("enter ", cwd);
+  if (trace && ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0) Fail("stop on exec: ", path);
   execve(path, argv, envp);
   Fail("execute ", path);
 }
@@ -69,6 +71,23 @@ std::vector<char*> CPointers(const std::vector<std::string>& words) {
   for (const std::string& w : words) out.push_back(const_cast<char*>(w.c_str()));
   out.push_back(nullptr);
   return out;
+}
+
+// The traced child stops (SIGTRAP) at its exec: detach, leaving it stopped.
+// If it exited instead (it could not exec), keep its status for ReapExited.
+void HoldAtExec(Child* child) {
+  int status = 0;
+  pid_t rc;
+  do {
+    rc = waitpid(child->pid, &status, 0);
+  } while (rc < 0 && errno == EINTR);
+  if (rc != child->pid) return;
+  if (!WIFSTOPPED(status)) {
+    child->early_status = status;
+    return;
+  }
+  if (ptrace(PTRACE_DETACH, child->pid, nullptr, reinterpret_cast<void*>(SIGSTOP)) == 0)
+    child->stopped_on_exec = true;
 }
 
 }  // namespace
@@ -105,7 +124,7 @@ bool ResolveProgram(const std::string& prog, const std::string& search_path, std
 
 bool StartChild(Child* child, const std::string& path, const std::vector<std::string>& argv,
                 const std::vector<std::string>& env, const std::string& cwd, bool stdin_pipe,
-                std::string* error) {
+                bool stop_on_exec, std::string* error) {
   int out[2], err[2], in[2] = {-1, -1};
   if (pipe2(out, O_CLOEXEC) != 0) return *error = std::strerror(errno), false;
   if (pipe2(err, O_CLOEXEC) != 0) {
@@ -121,7 +140,8 @@ bool StartChild(Child* child, const std::string& path, const std::vector<std::st
   std::vector<char*> cargv = CPointers(argv), cenv = CPointers(env);
   pid_t pid = fork();
   if (pid == 0)
-    ExecChild(path.c_str(), cargv.data(), cenv.data(), cwd.c_str(), in[0], out[1], err[1]);
+    ExecChild(path.c_str(), cargv.data(), cenv.data(), cwd.c_str(), in[0], out[1], err[1],
+              stop_on_exec);
   close(out[1]), close(err[1]);
   if (in[0] >= 0) close(in[0]);
   if (pid < 0) {
@@ -136,6 +156,7 @@ bool StartChild(Child* child, const std::string& path, const std::vector<std::st
   }
   setpgid(pid, pid);  // also here: no window where a signal misses the group
   child->pid = pid;
+  if (stop_on_exec) HoldAtExec(child);
   child->out = Stream{out[0], 1, {}};
   child->err = Stream{err[0], 2, {}};
   return true;
@@ -177,8 +198,11 @@ std::vector<Child*> ReapExited(std::vector<Child>& children) {
   for (Child& c : children) {
     if (c.reaped || c.pid <= 0) continue;
     int status = 0;
-    pid_t rc = waitpid(c.pid, &status, WNOHANG);
-    if (rc != c.pid) continue;
+    if (c.early_status) {
+      status = *c.early_status;
+    } else if (waitpid(c.pid, &status, WNOHANG) != c.pid) {
+      continue;
+    }
     c.reaped = true;
     if (WIFSIGNALED(status)) {
       c.term_signal = WTERMSIG(status);

@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,8 @@ struct Child {
   pid_t pid = -1;
   Stream out, err;
   bool reaped = false;
+  bool stopped_on_exec = false;  // held stopped for a debugger (debug_directives.h)
+  std::optional<int> early_status;  // a wait status collected while starting it
   int exit_code = 0;    // the shell's convention: 128+signal if killed
   int term_signal = 0;  // nonzero if killed by a signal
 };
@@ -52,10 +55,14 @@ bool ResolveProgram(const std::string& prog, std::string* path, std::string* err
 // (empty: pmixrun's), its stdout and stderr on pipes, stdin from a pipe
 // (child->in.fd) when `stdin_pipe`, else from /dev/null, in its own
 // process group. A process that cannot enter `cwd` says so on its stderr
-// and exits with 127.
+// and exits with 127. With `stop_on_exec` it is traced until its exec
+// (PTRACE_TRACEME), then detached with SIGSTOP: it stays stopped on its
+// first instruction, child->stopped_on_exec set, until a SIGCONT (a
+// debugger's, or host_debug.h's release); one that never got to exec is
+// reaped as usual.
 bool StartChild(Child* child, const std::string& path, const std::vector<std::string>& argv,
                 const std::vector<std::string>& env, const std::string& cwd, bool stdin_pipe,
-                std::string* error);
+                bool stop_on_exec, std::string* error);
 
 // Reads what is available on `s` (one chunk) and writes it on (each line
 // prefixed with child->tag when that is set) and to the server for the

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "pmix.h"
+#include "src/tools/pmixrun/host_debug.h"
 #include "src/tools/pmixrun/host_group.h"
 #include "src/tools/pmixrun/host_job_control.h"
 #include "src/tools/pmixrun/host_pubsub.h"
@@ -99,11 +100,12 @@ pmix_status_t DirectModex(const pmix_proc_t* proc, const pmix_info_t[], size_t, 
 }
 
 pmix_status_t NotifyEvent(pmix_status_t code, const pmix_proc_t* source, pmix_data_range_t range,
-                          pmix_info_t[], size_t, pmix_op_cbfunc_t, void*) {
+                          pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t, void*) {
   if (State().verbose > 0)
     std::fprintf(stderr, "pmixrun: event %d (%s) from %s:%u, range %d\n", code,
                  PMIx_Error_string(code), source ? source->nspace : "?", source ? source->rank : 0,
                  static_cast<int>(range));
+  (void)NoteDebugEvent(code, source, info, ninfo);  // host_debug.h
   return PMIX_OPERATION_SUCCEEDED;
 }
 

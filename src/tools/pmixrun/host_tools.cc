@@ -6,8 +6,11 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
+#include <vector>
 
 #include "pmix.h"
+#include "src/tools/pmixrun/debug_directives.h"
 
 namespace pmixrun {
 namespace {
@@ -49,8 +52,8 @@ const char* const kSpawnAttributes[] = {
     PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR, PMIX_APPEND_ENVAR,
     PMIX_FIRST_ENVAR, PMIX_NOTIFY_COMPLETION, PMIX_NOTIFY_JOB_EVENTS,
     PMIX_NOTIFY_PROC_TERMINATION, PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION,
-    PMIX_EVENT_SILENT_TERMINATION, PMIX_JOB_TIMEOUT, PMIX_FWD_STDOUT, PMIX_FWD_STDERR,
-    nullptr};
+    PMIX_EVENT_SILENT_TERMINATION, PMIX_JOB_TIMEOUT, PMIX_FWD_STDIN, PMIX_FWD_STDOUT,
+    PMIX_FWD_STDERR, PMIX_PSET_NAME, nullptr};
 
 }  // namespace
 
@@ -61,8 +64,11 @@ void FillToolModule(pmix_server_module_t* module, const std::string& nspace, int
 }
 
 void RegisterAttributes() {
-  (void)PMIx_Register_attributes(const_cast<char*>("PMIx_Spawn"),
-                                 const_cast<char**>(kSpawnAttributes));
+  std::vector<char*> attrs;
+  for (const char* const* list : {kSpawnAttributes, kDebugAttributes})
+    for (const char* const* a = list; *a != nullptr; ++a) attrs.push_back(const_cast<char*>(*a));
+  attrs.push_back(nullptr);
+  (void)PMIx_Register_attributes(const_cast<char*>("PMIx_Spawn"), attrs.data());
 }
 
 }  // namespace pmixrun

@@ -3,6 +3,7 @@
 
 #include <ctime>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "pmix.h"
@@ -101,9 +102,15 @@ void RaiseProcTerminated(const Job& job, const Child& child) {
 }
 
 void NotifyParentJobStarted(const Job& job) {
-  if (!job.layout.parent || !job.notices.job_events) return;
-  JobEvent(job).SendToParent(PMIX_EVENT_JOB_START, job);
-  JobEvent(job).SendToParent(PMIX_LAUNCH_COMPLETE, job);
+  if (!job.layout.parent || !(job.notices.job_events || job.parent_is_tool)) return;
+  if (job.notices.job_events) JobEvent(job).SendToParent(PMIX_EVENT_JOB_START, job);
+  Event launched = JobEvent(job);
+  for (const AppLayout& app : job.layout.apps) {
+    std::string argv;
+    for (const std::string& a : app.argv) argv += (argv.empty() ? "" : " ") + a;
+    launched.Add(PMIX_APP_ARGV, argv.c_str(), PMIX_STRING);
+  }
+  launched.SendToParent(PMIX_LAUNCH_COMPLETE, job);
 }
 
 void NotifyParentProcEnded(const Job& job, const Child& child) {

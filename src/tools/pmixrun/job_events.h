@@ -6,7 +6,9 @@
 //
 // The others go to a spawned job's parent alone (PMIX_RANGE_CUSTOM with
 // PMIX_EVENT_CUSTOM_RANGE = the parent), and only if it asked (JobNotices):
-// PMIX_EVENT_JOB_START and PMIX_LAUNCH_COMPLETE (job_events),
+// PMIX_EVENT_JOB_START and PMIX_LAUNCH_COMPLETE (job_events; a tool that
+// spawned a job hears PMIX_LAUNCH_COMPLETE anyway, as from OpenPMIx's
+// launcher, with one PMIX_APP_ARGV per app),
 // PMIX_EVENT_PROC_TERMINATED for each process (proc_end) or each one that
 // failed (proc_abnormal), PMIX_EVENT_JOB_END (completion or job_events;
 // not for a normal end with silent) with PMIX_JOB_TERM_STATUS, PMIX_NSPACE,

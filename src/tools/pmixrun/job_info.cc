@@ -126,6 +126,29 @@ void AddRealmArrays(const JobLayout& job, InfoList& top) {
   top.Array(PMIX_NODE_INFO_ARRAY, std::move(node));
 }
 
+// A stop directive as the job's data: one rank (PMIX_RANK_WILDCARD: all),
+// or an array of ranks.
+void AddRanks(InfoList& list, const char* key, const RankSet& ranks) {
+  if (ranks.size() == 1) return list.Rank(key, ranks[0]);
+  pmix_data_array_t array;
+  array.type = PMIX_PROC_RANK;
+  array.size = ranks.size();
+  array.array = const_cast<pmix_rank_t*>(ranks.data());
+  list.Add(key, &array, PMIX_DATA_ARRAY);  // copied by PMIx_Info_load
+}
+
+void AddDebug(const JobLayout& job, InfoList& top) {
+  const DebugDirectives& d = job.debug;
+  if (d.stop_in_init) AddRanks(top, PMIX_DEBUG_STOP_IN_INIT, *d.stop_in_init);
+  if (d.stop_in_app) AddRanks(top, PMIX_DEBUG_STOP_IN_APP, *d.stop_in_app);
+  if (d.stop_on_exec) AddRanks(top, PMIX_DEBUG_STOP_ON_EXEC, *d.stop_on_exec);
+  if (!d.target) return;
+  const bool yes = true;
+  top.Add(PMIX_DEBUGGER_DAEMONS, &yes, PMIX_BOOL);
+  top.Add(PMIX_DEBUG_TARGET, &*d.target, PMIX_PROC);
+  top.Str(PMIX_DEBUG_JOB, std::string(d.target->nspace, strnlen(d.target->nspace, PMIX_MAX_NSLEN)));
+}
+
 // The job realm, then the realm arrays and one array per process.
 pmix_status_t BuildJobInfo(const JobLayout& job, InfoList& top) {
   const int nprocs = job.NumProcs();
@@ -152,6 +175,7 @@ pmix_status_t BuildJobInfo(const JobLayout& job, InfoList& top) {
   top.Str(PMIX_NSDIR, job.job_dir);
   top.Str(PMIX_BINDTO, job.bind_to);
   AddParent(job, top);  // also job-level, where launchers commonly put them
+  AddDebug(job, top);
   AddRealmArrays(job, top);
   for (int r = 0; r < nprocs; ++r)
     top.Array(PMIX_PROC_INFO_ARRAY, ProcArray(job, static_cast<pmix_rank_t>(r)));

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "pmix_common.h"
+#include "src/tools/pmixrun/debug_directives.h"
 
 namespace pmixrun {
 
@@ -51,6 +52,9 @@ struct JobLayout {
   // Whose stdin is a pipe tools feed (PMIx_IOF_push; stdin_feed.h): a rank,
   // PMIX_RANK_WILDCARD for all; none: /dev/null.
   std::optional<pmix_rank_t> stdin_target;
+  // Debugger directives (debug_directives.h): the stop directives and, for
+  // a debugger's daemons, what they debug, registered at the job level.
+  DebugDirectives debug;
 
   int NumProcs() const;
   // The app `rank` belongs to and the first rank of that app.

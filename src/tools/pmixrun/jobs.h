@@ -42,6 +42,7 @@ struct Job {
   std::vector<Child> children;  // in rank order
   bool primary = false;         // the job on pmixrun's command line
   JobNotices notices;           // spawned jobs: what the parent asked to hear
+  bool parent_is_tool = false;  // spawned by a tool: it hears PMIX_LAUNCH_COMPLETE
   int timeout_s = 0;            // PMIX_JOB_TIMEOUT (0: none)
 
   // Run state (runner.cc).

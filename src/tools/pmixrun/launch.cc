@@ -150,7 +150,14 @@ pmix_status_t Launcher::Launch(Job* job, std::string* error) {
     std::string why;
     ScopedAffinity bound(layout.cpus[static_cast<size_t>(r)]);  // the child inherits it
     if (ClientEnv(proc, app.env, &env, &why) &&
-        StartChild(&child, app.path, app.argv, env, app.cwd, WantsStdin(layout, r), &why)) {
+        StartChild(&child, app.path, app.argv, env, app.cwd, WantsStdin(layout, r),
+                   layout.debug.stop_on_exec && Names(*layout.debug.stop_on_exec,
+                                                      static_cast<pmix_rank_t>(r)),
+                   &why)) {
+      // The server's proc tables show it before it connects (stopped on exec).
+      pmix_value_t pid;
+      PMIX_VALUE_LOAD(&pid, &child.pid, PMIX_PID);
+      (void)PMIx_Store_internal(&proc, PMIX_PROC_PID, &pid);
       job->children.push_back(std::move(child));
       continue;
     }

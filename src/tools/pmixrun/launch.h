@@ -48,7 +48,8 @@ class Launcher {
 
   // Registers `job` (its layout's nspace, job_dir and apps set) and starts
   // each process into job->children, tagged as site().tag_output or the
-  // app says ("[rank] " for the primary, "[nspace,rank] " otherwise).
+  // app says ("[rank] " for the primary, "[nspace,rank] " otherwise); each
+  // one's pid is stored with the server (PMIX_PROC_PID, for proc tables).
   // On failure *error says why. If some processes started, they are being
   // killed (SIGKILL), job->launch_failed and job->killing are set, and the
   // caller reaps them and calls Retire; if none did, nothing remains

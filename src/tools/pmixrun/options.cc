@@ -83,6 +83,8 @@ class Parser {
     if (name == "--tag-output") return out_->tag_output = true, ParseOutcome::kRun;
     if (name == "-v" || name == "--verbose") return ++out_->verbose, ParseOutcome::kRun;
     if (name == "--system-server") return out_->system_server = true, ParseOutcome::kRun;
+    if (name == "--stop-in-init") return out_->stop_in_init = true, ParseOutcome::kRun;
+    if (name == "--stop-on-exec") return out_->stop_on_exec = true, ParseOutcome::kRun;
     std::string_view value;
     bool takes_value = name == "-n" || name == "-np" || name == "--np" || name == "--n" ||
                        name == "-x" || name == "--timeout" || name == "--pset" || name == "--bind-to" ||
@@ -186,6 +188,10 @@ const char* UsageText() {
          "  --system-server    also be this node's system server (pmix.sys.<host> in TMPDIR)\n"
          "  --tool-stdin R     rank R's stdin ('all': every rank's) is fed by tools\n"
          "                     (PMIx_IOF_push) instead of /dev/null\n"
+         "  --stop-in-init     the processes wait in PMIx_Init for a debugger's\n"
+         "                     PMIX_DEBUGGER_RELEASE event\n"
+         "  --stop-on-exec     the processes are stopped on their first instruction\n"
+         "                     until a debugger continues them or PMIX_DEBUGGER_RELEASE\n"
          "  -v, --verbose      report the job's life cycle on stderr\n"
          "  -h, --help         this text\n"
          "  -V, --version      the version\n"

@@ -31,6 +31,8 @@ struct Options {
   std::string report_uri;         // --report-uri: "-", "+", or a file ("": none)
   bool system_server = false;     // --system-server
   std::optional<uint32_t> tool_stdin;  // --tool-stdin: a rank, or PMIX_RANK_WILDCARD (all)
+  bool stop_in_init = false;      // --stop-in-init: PMIX_DEBUG_STOP_IN_INIT for every rank
+  bool stop_on_exec = false;      // --stop-on-exec: PMIX_DEBUG_STOP_ON_EXEC for every rank
   std::vector<std::string> argv;  // program and its arguments
 };
 

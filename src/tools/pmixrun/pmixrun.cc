@@ -180,6 +180,8 @@ bool LaunchPrimary(const Options& opts, const std::string& path, Launcher& launc
   job->layout.apps.push_back(std::move(app));
   job->layout.psets = opts.psets;
   job->layout.stdin_target = opts.tool_stdin;
+  if (opts.stop_in_init) job->layout.debug.stop_in_init = RankSet{PMIX_RANK_WILDCARD};
+  if (opts.stop_on_exec) job->layout.debug.stop_on_exec = RankSet{PMIX_RANK_WILDCARD};
   std::string error;
   pmix_status_t rc = launcher.Launch(job.get(), &error);
   if (rc != PMIX_SUCCESS) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pmix.h"
+#include "src/tools/pmixrun/host_debug.h"
 #include "src/tools/pmixrun/host_job_control.h"
 #include "src/tools/pmixrun/host_module.h"
 #include "src/tools/pmixrun/host_pubsub.h"
@@ -138,6 +139,7 @@ class Runner {
     for (AbortRequest& req : TakeAborts()) OnAbort(req);
     for (const JobControlRequest& req : TakeJobControls()) ApplyJobControl(jobs_, req);
     ApplyPushes(jobs_);
+    ApplyDebugEvents(jobs_);
     for (const PendingSpawn& spawn : TakeSpawns()) OnSpawn(spawn);
     for (size_t j = 0; j < jobs_.all().size(); ++j)
       for (Child* c : ReapExited(jobs_.all()[j]->children)) OnExit(*jobs_.all()[j], *c);

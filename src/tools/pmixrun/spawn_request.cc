@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 
@@ -124,7 +125,7 @@ const NoticeRow kNotices[] = {
 // library adds, the personality, the spawn's own timeout (a launch here is
 // bounded anyway), harvested environments (their directives are applied).
 const char* const kQuietlySkipped[] = {
-    PMIX_USERID,      PMIX_GRPID,   PMIX_REQUESTOR_IS_CLIENT, PMIX_REQUESTOR_IS_TOOL,
+    PMIX_USERID,      PMIX_GRPID,   PMIX_REQUESTOR_IS_CLIENT,
     PMIX_PERSONALITY, PMIX_TIMEOUT, PMIX_SPAWN_TIMEOUT,       PMIX_ENVARS_HARVESTED,
     PMIX_FWD_STDOUT,  PMIX_FWD_STDERR, PMIX_FWD_STDDIAG,
 };
@@ -153,7 +154,8 @@ bool Honoured(const pmix_info_t& info, bool job_level) {
   for (const NoticeRow& row : kNotices)
     if (PMIX_CHECK_KEY(&info, row.key)) return true;
   return PMIX_CHECK_KEY(&info, PMIX_JOB_TIMEOUT) || PMIX_CHECK_KEY(&info, PMIX_PSET_NAME) ||
-         PMIX_CHECK_KEY(&info, PMIX_FWD_STDIN);
+         PMIX_CHECK_KEY(&info, PMIX_FWD_STDIN) || PMIX_CHECK_KEY(&info, PMIX_REQUESTOR_IS_TOOL) ||
+         IsDebugDirective(info);
 }
 
 // Applies one honoured info; `job` is null for an app's infos. False: a bad value.
@@ -164,6 +166,8 @@ bool ApplyInfo(const pmix_info_t& info, RunDirectives* d, SpawnRequest* job) {
     if (PMIX_CHECK_KEY(&info, row.key)) return Flag(info, &(job->notices.*row.flag));
   if (PMIX_CHECK_KEY(&info, PMIX_PSET_NAME)) return Text(info, &job->pset) && !job->pset.empty();
   if (PMIX_CHECK_KEY(&info, PMIX_FWD_STDIN)) return FwdStdin(info, &job->fwd_stdin);
+  if (PMIX_CHECK_KEY(&info, PMIX_REQUESTOR_IS_TOOL)) return Flag(info, &job->requester_is_tool);
+  if (IsDebugDirective(info)) return ApplyDebugDirective(info, &job->debug);
   return Int(info, &job->job_timeout_s);  // PMIX_JOB_TIMEOUT
 }
 
@@ -195,11 +199,11 @@ pmix_status_t ParseApp(const pmix_app_t& app, size_t index, AppRequest* out,
   if (out->argv.empty()) out->argv.push_back(out->cmd);
   for (char** e = app.env; e != nullptr && *e != nullptr; ++e) out->env.emplace_back(*e);
   out->cwd = app.cwd != nullptr ? app.cwd : "";
-  if (app.maxprocs < 1)
+  if (app.maxprocs < 0)
     return *error = "app " + std::to_string(index) + ": maxprocs " + std::to_string(app.maxprocs) +
                     " (at least 1)",
            PMIX_ERR_BAD_PARAM;
-  out->maxprocs = app.maxprocs;
+  out->maxprocs = app.maxprocs;  // 0: the launcher decides (SizeUnsetApps)
   return ParseInfos(app.info, app.ninfo, &out->directives, nullptr, ignored, error);
 }
 
@@ -293,6 +297,38 @@ pmix_status_t ResolveApp(const SpawnRequest& req, const AppRequest& app, const R
   return PMIX_SUCCESS;
 }
 
+// PMIX_MAPBY "ppr:N:node" (N per node: N here), else 0.
+int PprPerNode(const pmix_info_t* info, size_t ninfo) {
+  for (size_t i = 0; i < ninfo && info != nullptr; ++i) {
+    std::string map;
+    if (!PMIX_CHECK_KEY(&info[i], PMIX_MAPBY) || !Text(info[i], &map)) continue;
+    if (map.rfind("ppr:", 0) != 0) return 0;
+    size_t colon = map.find(':', 4);
+    std::string unit = colon == std::string::npos ? "node" : map.substr(colon + 1);
+    int n = std::atoi(map.substr(4, colon - 4).c_str());
+    return unit == "node" && n > 0 && n <= kMaxSpawnProcs ? n : 0;
+  }
+  return 0;
+}
+
+// Apps with maxprocs 0 leave the count to the launcher: a debugger's
+// daemons run one per node (debug_directives.h may say otherwise), and
+// PMIX_MAPBY "ppr:N:node" runs N; anything else needs a count.
+pmix_status_t SizeUnsetApps(const pmix_info_t* job_info, size_t ninfo, const pmix_app_t apps[],
+                            SpawnRequest* req, std::string* error) {
+  for (size_t a = 0; a < req->apps.size(); ++a) {
+    AppRequest& app = req->apps[a];
+    if (app.maxprocs > 0) continue;
+    int n = PprPerNode(apps[a].info, apps[a].ninfo);
+    if (n == 0) n = PprPerNode(job_info, ninfo);
+    if (n == 0 && (req->debug.daemons || req->debug.target)) n = 1;
+    if (n == 0)
+      return *error = "app " + std::to_string(a) + ": maxprocs 0 (at least 1)", PMIX_ERR_BAD_PARAM;
+    app.maxprocs = n;
+  }
+  return PMIX_SUCCESS;
+}
+
 }  // namespace
 
 pmix_status_t ParseSpawn(const pmix_proc_t* requester, const pmix_info_t job_info[], size_t ninfo,
@@ -304,6 +340,7 @@ pmix_status_t ParseSpawn(const pmix_proc_t* requester, const pmix_info_t job_inf
   pmix_status_t rc = ParseInfos(job_info, ninfo, &req.directives, &req, &req.ignored, error);
   for (size_t a = 0; a < napps && rc == PMIX_SUCCESS; ++a)
     rc = ParseApp(apps[a], a, &req.apps.emplace_back(), &req.ignored, error);
+  if (rc == PMIX_SUCCESS) rc = SizeUnsetApps(job_info, ninfo, apps, &req, error);
   if (rc == PMIX_SUCCESS) *out = std::move(req);
   return rc;
 }

@@ -16,7 +16,8 @@
 // ask for what pmixrun always does (all output goes to the server's IO
 // forwarding, iof_forward.h). The requester's identity
 // (PMIX_USERID, ...), PMIX_PERSONALITY, PMIX_TIMEOUT, PMIX_SPAWN_TIMEOUT and
-// PMIX_ENVARS_HARVESTED are skipped quietly; any other "pmix" attribute
+// PMIX_ENVARS_HARVESTED are skipped quietly; the debugger directives
+// (debug_directives.h) are read into `debug`; any other "pmix" attribute
 // (mapping, binding, ... meaningless on one node) is accepted and listed in
 // `ignored`; other keys are not attributes and are skipped.
 #ifndef PMIXX_TOOLS_PMIXRUN_SPAWN_REQUEST_H
@@ -68,11 +69,16 @@ struct SpawnRequest {
   int job_timeout_s = 0;             // PMIX_JOB_TIMEOUT
   std::string pset;                  // PMIX_PSET_NAME: a process set of the new job ("": none)
   std::optional<pmix_rank_t> fwd_stdin;  // PMIX_FWD_STDIN: whose stdin tools may feed
+  DebugDirectives debug;             // PMIX_DEBUG_* (debug_directives.h), job level
+  bool requester_is_tool = false;    // PMIX_REQUESTOR_IS_TOOL (the library adds it)
   std::vector<std::string> ignored;  // attribute keys accepted without effect
 };
 
+// An app's maxprocs 0 leaves the count to pmixrun: N for PMIX_MAPBY
+// "ppr:N:node" (the app's or the job's), one for a debugger's daemons.
+//
 // PMIX_ERR_JOB_NO_EXE_SPECIFIED (no app, or an app with neither cmd nor
-// argv), PMIX_ERR_BAD_PARAM (maxprocs < 1, an honoured attribute whose
+// argv), PMIX_ERR_BAD_PARAM (maxprocs < 1 otherwise, an honoured attribute whose
 // value has the wrong type); *error says which. *out is complete only on
 // PMIX_SUCCESS.
 pmix_status_t ParseSpawn(const pmix_proc_t* requester, const pmix_info_t job_info[], size_t ninfo,

@@ -2,6 +2,7 @@
 #include "src/tools/pmixrun/spawner.h"
 
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -30,11 +31,36 @@ void NoteIgnored(const PendingSpawn& spawn, int verbose) {
                  Requester(spawn).c_str(), key.c_str());
 }
 
+// A debugger's daemons (debug_directives.h): their target must be a job
+// pmixrun runs; PMIX_DEBUG_DAEMONS_PER_NODE / _PER_PROC set how many run
+// (of a single app).
+pmix_status_t SizeDaemons(SpawnRequest* req, JobTable& jobs, std::string* error) {
+  DebugDirectives& d = req->debug;
+  if (!d.target) {
+    if (d.daemons && (d.per_node > 0 || d.per_proc > 0))
+      return *error = "debugger daemons without a target (PMIX_DEBUG_TARGET)", PMIX_ERR_BAD_PARAM;
+    return PMIX_SUCCESS;
+  }
+  const std::string nspace(d.target->nspace, strnlen(d.target->nspace, PMIX_MAX_NSLEN));
+  Job* target = jobs.Find(nspace);
+  if (target == nullptr || target->ended)
+    return *error = "debug target " + nspace + " is not a running job", PMIX_ERR_NOT_FOUND;
+  if (d.per_node == 0 && d.per_proc == 0) return PMIX_SUCCESS;
+  if (req->apps.size() != 1)
+    return *error = "debugger daemons per node/proc need exactly one app", PMIX_ERR_BAD_PARAM;
+  const int procs = d.target->rank == PMIX_RANK_WILDCARD ? target->layout.NumProcs() : 1;
+  req->apps[0].maxprocs = d.per_node > 0 ? d.per_node : d.per_proc * procs;
+  return PMIX_SUCCESS;
+}
+
 }  // namespace
 
 Job* StartSpawn(const PendingSpawn& spawn, JobTable& jobs, Launcher& launcher) {
-  const SpawnRequest& req = spawn.request;
+  SpawnRequest req = spawn.request;
   NoteIgnored(spawn, launcher.site().verbose);
+  std::string why;
+  pmix_status_t sized = SizeDaemons(&req, jobs, &why);
+  if (sized != PMIX_SUCCESS) return Fail(spawn, sized, why), nullptr;
   auto job = std::make_unique<Job>();
   launcher.NameSpawned(&job->layout);
   const Site& site = launcher.site();
@@ -45,6 +71,8 @@ Job* StartSpawn(const PendingSpawn& spawn, JobTable& jobs, Launcher& launcher) {
   job->layout.parent = req.requester;
   job->layout.stdin_target = req.fwd_stdin;
   job->notices = req.notices;
+  job->parent_is_tool = req.requester_is_tool;
+  job->layout.debug = req.debug;
   job->timeout_s = req.job_timeout_s;
   if (!req.pset.empty()) job->layout.psets.push_back(PsetSpec{req.pset, {}});
   if (job->timeout_s > 0) job->timeout_at = Clock::now() + std::chrono::seconds(job->timeout_s);

@@ -1,0 +1,127 @@
+// pmixrun and debuggers (see host_debug.h).
+#include "src/tools/pmixrun/host_debug.h"
+
+#include <signal.h>
+
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pmix.h"
+#include "src/tools/pmixrun/wakeup.h"
+
+namespace pmixrun {
+namespace {
+
+struct DebugEvent {
+  pmix_status_t code = PMIX_SUCCESS;
+  pmix_proc_t source{};
+  std::vector<pmix_proc_t> targets;  // empty: every job
+  std::string breakpoint;
+};
+
+struct Queue {
+  std::mutex mutex;
+  std::vector<DebugEvent> events;
+};
+
+Queue& Pending() {
+  static Queue queue;
+  return queue;
+}
+
+void AddProcs(const pmix_value_t& v, std::vector<pmix_proc_t>* out) {
+  if (v.type == PMIX_PROC && v.data.proc != nullptr) out->push_back(*v.data.proc);
+  if (v.type != PMIX_DATA_ARRAY || v.data.darray == nullptr) return;
+  const pmix_data_array_t* a = v.data.darray;
+  if (a->type != PMIX_PROC || a->array == nullptr) return;
+  for (size_t i = 0; i < a->size; ++i) out->push_back(static_cast<pmix_proc_t*>(a->array)[i]);
+}
+
+std::string NspaceOf(const pmix_proc_t& p) {
+  return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN));
+}
+
+bool Named(const std::vector<pmix_proc_t>& targets, const Job& job, int rank) {
+  if (targets.empty()) return true;
+  for (const pmix_proc_t& t : targets)
+    if (NspaceOf(t) == job.nspace() &&
+        (t.rank == PMIX_RANK_WILDCARD || t.rank == static_cast<pmix_rank_t>(rank)))
+      return true;
+  return false;
+}
+
+void Release(JobTable& jobs, const DebugEvent& ev) {
+  for (auto& job : jobs.all())
+    for (Child& c : job->children)
+      if (c.stopped_on_exec && !c.reaped && Named(ev.targets, *job, c.rank)) {
+        c.stopped_on_exec = false;
+        kill(c.pid, SIGCONT);
+      }
+}
+
+struct Payload {
+  pmix_info_t infos[2];
+};
+
+void PayloadDone(pmix_status_t, void* cbdata) {
+  auto* p = static_cast<Payload*>(cbdata);
+  PMIx_Info_destruct(&p->infos[0]);
+  PMIx_Info_destruct(&p->infos[1]);
+  delete p;
+}
+
+void PassOnReady(JobTable& jobs, const DebugEvent& ev) {
+  Job* job = jobs.Find(NspaceOf(ev.source));
+  if (job == nullptr || !job->layout.parent) return;
+  auto* p = new Payload;
+  PMIx_Info_construct(&p->infos[0]);
+  PMIx_Info_construct(&p->infos[1]);
+  (void)PMIx_Info_load(&p->infos[0], PMIX_EVENT_CUSTOM_RANGE, &*job->layout.parent, PMIX_PROC);
+  (void)PMIx_Info_load(&p->infos[1], PMIX_BREAKPOINT, ev.breakpoint.c_str(), PMIX_STRING);
+  pmix_status_t rc = PMIx_Notify_event(PMIX_READY_FOR_DEBUG, &ev.source, PMIX_RANGE_CUSTOM,
+                                       p->infos, 2, PayloadDone, p);
+  if (rc != PMIX_SUCCESS) PayloadDone(rc, p);
+}
+
+}  // namespace
+
+bool NoteDebugEvent(pmix_status_t code, const pmix_proc_t* source, const pmix_info_t info[],
+                    size_t ninfo) {
+  if (code != PMIX_DEBUGGER_RELEASE && code != PMIX_READY_FOR_DEBUG) return false;
+  DebugEvent ev;
+  ev.code = code;
+  if (source != nullptr) ev.source = *source;
+  for (size_t i = 0; i < ninfo && info != nullptr; ++i) {
+    if (PMIX_CHECK_KEY(&info[i], PMIX_EVENT_CUSTOM_RANGE) ||
+        PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROC) ||
+        PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROCS))
+      AddProcs(info[i].value, &ev.targets);
+    if (PMIX_CHECK_KEY(&info[i], PMIX_BREAKPOINT) && info[i].value.type == PMIX_STRING &&
+        info[i].value.data.string != nullptr)
+      ev.breakpoint = info[i].value.data.string;
+  }
+  {
+    std::lock_guard<std::mutex> lock(Pending().mutex);
+    Pending().events.push_back(std::move(ev));
+  }
+  Ring(kUpcall);
+  return true;
+}
+
+void ApplyDebugEvents(JobTable& jobs) {
+  std::vector<DebugEvent> events;
+  {
+    std::lock_guard<std::mutex> lock(Pending().mutex);
+    events = std::exchange(Pending().events, {});
+  }
+  for (const DebugEvent& ev : events) {
+    if (ev.code == PMIX_DEBUGGER_RELEASE) Release(jobs, ev);
+    if (ev.code == PMIX_READY_FOR_DEBUG) PassOnReady(jobs, ev);
+  }
+}
+
+}  // namespace pmixrun

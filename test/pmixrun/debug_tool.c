@@ -1,0 +1,177 @@
+/*
+ * debug_tool PROG NPROCS DAEMON: a debugger front end for debugger.sh,
+ * attached to a running pmixrun (PMIXX_TEST_SERVER_PID). It
+ *   - asks for PMIX_QUERY_DEBUG_SUPPORT (must list the stop directives),
+ *   - spawns NPROCS of PROG with PMIX_DEBUG_STOP_IN_INIT and
+ *     PMIX_NOTIFY_COMPLETION, and hears PMIX_LAUNCH_COMPLETE for it,
+ *   - hears PMIX_READY_FOR_DEBUG from every process (breakpoint
+ *     "pmix-init"),
+ *   - spawns its daemons, DAEMON, with PMIX_DEBUGGER_DAEMONS,
+ *     PMIX_DEBUG_TARGET (the job) and PMIX_DEBUG_DAEMONS_PER_NODE 1, which
+ *     release the job (debug_daemon.c),
+ *   - hears PMIX_EVENT_JOB_END of both jobs.
+ * With PMIXX_TEST_STOP=app the job gets PMIX_DEBUG_STOP_IN_APP instead
+ * (the application stops itself: no PMIX_READY_FOR_DEBUG is expected).
+ * Prints "PASS tool 0 <check>" / "FAIL ..." lines (client_util.h) and
+ * "JOB <nspace>" for the job it spawned. Every wait is bounded (60 s).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmix_tool.h>
+
+#include "client_util.h"
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+static char app_ns[PMIX_MAX_NSLEN + 1], daemon_ns[PMIX_MAX_NSLEN + 1];
+static bool launched, all_ready, app_ended, daemons_ended, registered;
+static int ready, nprocs, bad_breakpoints;
+
+static const char *NspaceIn(const pmix_info_t info[], size_t ninfo) {
+    for (size_t i = 0; i < ninfo; ++i)
+        if (PMIX_CHECK_KEY(&info[i], PMIX_NSPACE) && info[i].value.type == PMIX_STRING)
+            return info[i].value.data.string;
+    return "";
+}
+
+static void OnEvent(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                    pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
+                    pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata) {
+    (void)id, (void)results, (void)nresults;
+    pthread_mutex_lock(&lock);
+    if (status == PMIX_LAUNCH_COMPLETE && PMIX_CHECK_NSPACE(NspaceIn(info, ninfo), app_ns))
+        launched = true;
+    if (status == PMIX_READY_FOR_DEBUG && source != NULL &&
+        PMIX_CHECK_NSPACE(source->nspace, app_ns)) {
+        const char *where = "";
+        for (size_t i = 0; i < ninfo; ++i)
+            if (PMIX_CHECK_KEY(&info[i], PMIX_BREAKPOINT) && info[i].value.type == PMIX_STRING)
+                where = info[i].value.data.string;
+        if (strcmp(where, "pmix-init") != 0) bad_breakpoints++;
+        if (++ready == nprocs) all_ready = true;
+    }
+    if (status == PMIX_EVENT_JOB_END) {
+        const char *ns = NspaceIn(info, ninfo);
+        if (PMIX_CHECK_NSPACE(ns, app_ns)) app_ended = true;
+        if (daemon_ns[0] != '\0' && PMIX_CHECK_NSPACE(ns, daemon_ns)) daemons_ended = true;
+    }
+    pthread_cond_broadcast(&cond);
+    pthread_mutex_unlock(&lock);
+    if (cbfunc) cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
+
+static void OnRegistered(pmix_status_t status, size_t ref, void *cbdata) {
+    (void)ref, (void)cbdata;
+    pthread_mutex_lock(&lock);
+    registered = status == PMIX_SUCCESS;
+    pthread_cond_broadcast(&cond);
+    pthread_mutex_unlock(&lock);
+}
+
+static bool WaitFor(const bool *flag) {
+    pthread_mutex_lock(&lock);
+    bool ok = WaitFlagLocked(&lock, &cond, flag, 60);
+    pthread_mutex_unlock(&lock);
+    return ok;
+}
+
+static void CheckDebugSupport(void) {
+    pmix_query_t query;
+    PMIX_QUERY_CONSTRUCT(&query);
+    (void)PMIx_Argv_append_nosize(&query.keys, PMIX_QUERY_DEBUG_SUPPORT);
+    pmix_info_t *results = NULL;
+    size_t n = 0;
+    pmix_status_t rc = PMIx_Query_info(&query, 1, &results, &n);
+    PMIX_QUERY_DESTRUCT(&query);
+    const char *list = rc == PMIX_SUCCESS && n == 1 && results[0].value.type == PMIX_STRING
+                           ? results[0].value.data.string
+                           : "";
+    bool ok = strstr(list, PMIX_DEBUG_STOP_IN_INIT) != NULL &&
+              strstr(list, PMIX_DEBUG_STOP_ON_EXEC) != NULL &&
+              strstr(list, PMIX_DEBUG_STOP_IN_APP) != NULL &&
+              strstr(list, PMIX_DEBUG_TARGET) != NULL;
+    Report("debug_support", ok, list, rc);
+    if (results != NULL) PMIX_INFO_FREE(results, n);
+}
+
+static pmix_status_t SpawnOne(const char *prog, int procs, pmix_info_t *info, size_t ninfo,
+                              char *nspace) {
+    pmix_app_t app;
+    PMIX_APP_CONSTRUCT(&app);
+    app.cmd = strdup(prog);
+    (void)PMIx_Argv_append_nosize(&app.argv, prog);
+    app.maxprocs = procs;
+    pmix_nspace_t ns;
+    pmix_status_t rc = PMIx_Spawn(info, ninfo, &app, 1, ns);
+    PMIX_APP_DESTRUCT(&app);
+    pthread_mutex_lock(&lock);
+    if (rc == PMIX_SUCCESS) PMIX_LOAD_NSPACE(nspace, ns);
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    role = "tool";
+    if (argc != 4) {
+        fprintf(stderr, "usage: debug_tool PROG NPROCS DAEMON\n");
+        return 2;
+    }
+    nprocs = atoi(argv[2]);
+    const char *pid_text = getenv("PMIXX_TEST_SERVER_PID");
+    pid_t server = pid_text != NULL ? (pid_t)atol(pid_text) : 0;
+    pmix_info_t init;
+    PMIX_INFO_LOAD(&init, PMIX_SERVER_PIDINFO, &server, PMIX_PID);
+    pmix_status_t rc = PMIx_tool_init(&me, &init, 1);
+    PMIX_INFO_DESTRUCT(&init);
+    if (rc != PMIX_SUCCESS) {
+        printf("FAIL tool ? tool_init: %s\n", PMIx_Error_string(rc));
+        return 1;
+    }
+    CheckDebugSupport();
+    pmix_status_t codes[] = {PMIX_LAUNCH_COMPLETE, PMIX_READY_FOR_DEBUG, PMIX_EVENT_JOB_END};
+    PMIx_Register_event_handler(codes, 3, NULL, 0, OnEvent, OnRegistered, NULL);
+    Report("registered", WaitFor(&registered), "event registration", PMIX_ERR_TIMEOUT);
+
+    const char *stop = getenv("PMIXX_TEST_STOP");
+    const bool in_app = stop != NULL && strcmp(stop, "app") == 0;
+    pmix_info_t job[2];
+    PMIX_INFO_LOAD(&job[0], in_app ? PMIX_DEBUG_STOP_IN_APP : PMIX_DEBUG_STOP_IN_INIT, NULL,
+                   PMIX_BOOL);
+    PMIX_INFO_LOAD(&job[1], PMIX_NOTIFY_COMPLETION, NULL, PMIX_BOOL);
+    rc = SpawnOne(argv[1], nprocs, job, 2, app_ns);
+    PMIX_INFO_DESTRUCT(&job[0]);
+    PMIX_INFO_DESTRUCT(&job[1]);
+    Report("spawn_app", rc == PMIX_SUCCESS, "PMIx_Spawn", rc);
+    if (rc == PMIX_SUCCESS) {
+        printf("JOB %s\n", app_ns);
+        fflush(stdout);
+        Report("launch_complete", WaitFor(&launched), "no PMIX_LAUNCH_COMPLETE", PMIX_ERR_TIMEOUT);
+        if (!in_app) {
+            Report("ready_for_debug", WaitFor(&all_ready), "not every process is ready",
+                   PMIX_ERR_TIMEOUT);
+            Report("breakpoint", bad_breakpoints == 0, "a breakpoint other than pmix-init",
+                   PMIX_ERROR);
+        }
+        pmix_info_t dmn[4];
+        pmix_proc_t target;
+        uint16_t one = 1;
+        PMIX_LOAD_PROCID(&target, app_ns, PMIX_RANK_WILDCARD);
+        PMIX_INFO_LOAD(&dmn[0], PMIX_DEBUGGER_DAEMONS, NULL, PMIX_BOOL);
+        PMIX_INFO_LOAD(&dmn[1], PMIX_DEBUG_TARGET, &target, PMIX_PROC);
+        PMIX_INFO_LOAD(&dmn[2], PMIX_DEBUG_DAEMONS_PER_NODE, &one, PMIX_UINT16);
+        PMIX_INFO_LOAD(&dmn[3], PMIX_NOTIFY_COMPLETION, NULL, PMIX_BOOL);
+        rc = SpawnOne(argv[3], 5, dmn, 4, daemon_ns);  /* per node 1 wins over 5 */
+        for (int i = 0; i < 4; ++i) PMIX_INFO_DESTRUCT(&dmn[i]);
+        Report("spawn_daemons", rc == PMIX_SUCCESS, "PMIx_Spawn", rc);
+        Report("app_ended", WaitFor(&app_ended), "the job did not end", PMIX_ERR_TIMEOUT);
+        if (rc == PMIX_SUCCESS)
+            Report("daemons_ended", WaitFor(&daemons_ended), "the daemons did not end",
+                   PMIX_ERR_TIMEOUT);
+    }
+    rc = PMIx_tool_finalize();
+    Report("finalize", rc == PMIX_SUCCESS, "PMIx_tool_finalize", rc);
+    return failures == 0 ? 0 : 1;
+}

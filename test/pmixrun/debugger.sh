@@ -1,0 +1,130 @@
+#!/bin/sh
+# Debuggers and pmixrun (standard §18.4):
+#   init     --stop-in-init: the processes wait in PMIx_Init (pps shows them
+#            connected, with their pids) until a tool's PMIX_DEBUGGER_RELEASE
+#   exec     --stop-on-exec: the processes are stopped on their first
+#            instruction (state T; pps shows their pids, not yet connected)
+#            until PMIX_DEBUGGER_RELEASE continues them
+#   tool     a debugger front end (debug_tool) spawns a job stopped in init,
+#            hears PMIX_LAUNCH_COMPLETE and PMIX_READY_FOR_DEBUG, co-launches
+#            its daemons (PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET,
+#            PMIX_DEBUG_DAEMONS_PER_NODE), which find the target's processes
+#            and release them
+#   app      PMIX_DEBUG_STOP_IN_APP reaches the job's data: the application
+#            waits where it chooses until the release
+. "$(dirname "$0")/common.sh"
+t="$top_builddir/test/pmixrun"
+cli="$top_builddir/src/tools/cli"
+need "$t/debug_client" "$t/debug_tool" "$t/debug_daemon" "$t/iof_job" "$cli/pps" "$cli/pevent"
+host_name=$(hostname)
+release=-3  # PMIX_DEBUGGER_RELEASE
+
+# start NAME PMIXRUN-ARGS...: pmixrun in the background (bounded by
+# --timeout); sets $pid and $job once its URI file is there.
+start() {
+    name=$1
+    shift
+    "$pmixrun" --timeout 120 --report-uri "$work/$name.uri" "$@" \
+        >"$work/$name.out" 2>"$work/$name.err" &
+    pid=$!
+    job="prun-$host_name-$pid@1"
+    for _ in $(seq 1 300); do [ -s "$work/$name.uri" ] && break; sleep 0.1; done
+    [ -s "$work/$name.uri" ] || fail "$name: pmixrun wrote no URI"
+}
+# finish NAME: pmixrun must exit 0.
+finish_job() {
+    wait "$pid" && return 0
+    fail "$1: pmixrun exited $?"
+    sed 's/^/  out: /' "$work/$1.out" | tail -20
+    sed 's/^/  err: /' "$work/$1.err" | tail -20
+}
+# count NAME PATTERN: lines of NAME's stdout matching PATTERN.
+count() { grep -cE "$2" "$work/$1.out"; }
+# eventually SECONDS COMMAND...: COMMAND succeeds within SECONDS.
+eventually() {
+    s=$1
+    shift
+    for _ in $(seq 1 $((s * 10))); do "$@" && return 0; sleep 0.1; done
+    return 1
+}
+connected2() { [ "$(grep -c "PROC HAS CONNECTED" "$work/$1.pps")" -ge 2 ]; }
+pps_until_connected() {
+    timeout 30 "$cli/pps" --pid "$pid" >"$work/$1.pps" 2>&1 && connected2 "$1"
+}
+
+# --- stop in init -------------------------------------------------------
+start init --stop-in-init -n 2 "$t/debug_client"
+eventually 30 pps_until_connected init || fail "init: the processes did not connect"
+sleep 1  # they would have printed INIT by now, were they not stopped
+[ "$(count init '^INIT ')" = 0 ] || fail "init: a process left PMIx_Init before the release"
+for r in 0 1; do
+    # the proc table: connected, with a live pid
+    p=$(awk -v n="$job:$r" '$3 == n { print $7 }' "$work/init.pps")
+    [ -n "$p" ] && [ "$p" -gt 0 ] && kill -0 "$p" 2>/dev/null ||
+        { fail "init: pps shows no live pid for rank $r"; sed 's/^/  /' "$work/init.pps"; }
+done
+timeout 30 "$cli/pevent" --pid "$pid" --event $release --range custom --target "$job" \
+    >"$work/init.pevent" 2>&1 || fail "init: pevent failed"
+finish_job init
+[ "$(count init '^DONE ')" = 2 ] || fail "init: $(count init '^DONE ') of 2 processes finished"
+[ "$(count init '^WAITING ')" = 0 ] || fail "init: a process stopped in the app too"
+
+# --- stop on exec ---------------------------------------------------------
+start exec --stop-on-exec -n 2 "$t/debug_client"
+stopped() {
+    n=0
+    for c in $(pgrep -P "$pid"); do
+        st=$(awk '{ print $3 }' "/proc/$c/stat" 2>/dev/null)
+        [ "$st" = T ] && n=$((n + 1))
+    done
+    [ "$n" = 2 ]
+}
+eventually 30 stopped || fail "exec: the processes are not stopped"
+sleep 1
+[ "$(count exec '^INIT ')" = 0 ] || fail "exec: a process ran before the release"
+# the proc table has their pids (pmixrun stores them) before they connect
+timeout 30 "$cli/pps" --pid "$pid" >"$work/exec.pps" 2>&1 || fail "exec: pps failed"
+for c in $(pgrep -P "$pid"); do
+    grep -q "| *$c | .*PREPPED FOR LAUNCH" "$work/exec.pps" ||
+        { fail "exec: pps does not show pid $c prepped"; sed 's/^/  /' "$work/exec.pps"; }
+done
+timeout 30 "$cli/pevent" --pid "$pid" --event $release --range custom --target "$job" \
+    >"$work/exec.pevent" 2>&1 || fail "exec: pevent failed"
+finish_job exec
+[ "$(count exec '^DONE ')" = 2 ] || fail "exec: $(count exec '^DONE ') of 2 processes finished"
+
+# --- a debugger front end with its daemons ----------------------------------
+# The primary job waits for a release (-3011) that comes at the end.
+start tool -n 1 "$t/iof_job" lines 1
+PMIXX_TEST_SERVER_PID=$pid timeout 90 "$t/debug_tool" "$t/debug_client" 2 "$t/debug_daemon" \
+    >"$work/tool.tool" 2>&1 || { fail "debug_tool failed"; sed 's/^/  /' "$work/tool.tool"; }
+for c in debug_support registered spawn_app launch_complete ready_for_debug breakpoint \
+    spawn_daemons app_ended daemons_ended finalize; do
+    grep -qx "PASS tool 0 $c" "$work/tool.tool" || fail "tool: no PASS for $c"
+done
+timeout 30 "$cli/pevent" --pid "$pid" --event -3011 --range custom --target "$job" \
+    >"$work/tool.pevent" 2>&1 || fail "tool: pevent failed"
+finish_job tool
+for c in debug_target debug_job local_proc_table targets_alive release_sent finalize; do
+    grep -q "^PASS daemon 0 $c\$" "$work/tool.out" || fail "tool: the daemon has no PASS for $c"
+done
+[ "$(grep -c "^TARGET " "$work/tool.out")" = 2 ] || fail "tool: the daemon did not see 2 targets"
+[ "$(grep -c "^DAEMON " "$work/tool.out")" = 1 ] || fail "tool: not exactly 1 daemon ran"
+[ "$(count tool '^DONE ')" = 2 ] || fail "tool: the debugged job did not finish"
+! grep -q "^FAIL" "$work/tool.out" "$work/tool.tool" || { fail "tool: FAIL lines"; grep "^FAIL" "$work/tool.out" "$work/tool.tool"; }
+
+# --- the application stops itself (PMIX_DEBUG_STOP_IN_APP) -------------------
+start app -n 1 "$t/iof_job" lines 1
+PMIXX_TEST_STOP=app PMIXX_TEST_SERVER_PID=$pid timeout 90 "$t/debug_tool" "$t/debug_client" 2 \
+    "$t/debug_daemon" >"$work/app.tool" 2>&1 || { fail "debug_tool (app) failed"; sed 's/^/  /' "$work/app.tool"; }
+for c in spawn_app launch_complete spawn_daemons app_ended daemons_ended finalize; do
+    grep -qx "PASS tool 0 $c" "$work/app.tool" || fail "app: no PASS for $c"
+done
+timeout 30 "$cli/pevent" --pid "$pid" --event -3011 --range custom --target "$job" \
+    >"$work/app.pevent" 2>&1 || fail "app: pevent failed"
+finish_job app
+[ "$(count app '^INIT ')" = 2 ] || fail "app: the processes did not pass PMIx_Init"
+[ "$(count app '^RELEASED ')" = 2 ] || fail "app: $(count app '^RELEASED ') of 2 processes released"
+
+no_session_dirs_left
+finish
