@@ -31,9 +31,10 @@ pmixx_install_packages() {
 PMIXX_BUILD_PACKAGES="build-essential autoconf automake libtool pkg-config python3 \
 libevent-dev libhwloc-dev zlib1g-dev libltdl-dev libmunge-dev"
 # What the test suite adds: GoogleTest, valgrind, Debian's OpenPMIx as
-# the ABI reference, munge (munged, for the psec/munge tests) and clang
-# (test/build/compilers.sh builds the compiler-sensitive files with it).
-PMIXX_TEST_PACKAGES="libgtest-dev valgrind libpmix-dev munge clang"
+# the ABI reference, munge (munged, for the psec/munge tests), clang
+# (test/build/compilers.sh builds the compiler-sensitive files with it) and
+# python3-pmix (test/pmixrun/python_tool.sh runs its PMIxTool on pmixx).
+PMIXX_TEST_PACKAGES="libgtest-dev valgrind libpmix-dev munge clang python3-pmix"
 # What contrib/check.sh's hardening build adds: clang and its sanitizer and
 # libFuzzer runtimes (gcc's ASan/UBSan runtimes come with build-essential).
 PMIXX_HARDEN_PACKAGES="clang libclang-rt-14-dev"

@@ -116,3 +116,6 @@ test_pmixrun_debug_daemon_LDADD = src/libpmix.la
 test_pmixrun_debug_daemon_LDFLAGS = $(PMIXX_PMIXRUN_LINK)
 TESTS += test/pmixrun/cli.sh test/pmixrun/debugger.sh test/pmixrun/openpmix_tools.sh
 EXTRA_DIST += test/pmixrun/cli.sh test/pmixrun/debugger.sh test/pmixrun/openpmix_tools.sh
+# python3-pmix's PMIxTool against pmixrun.
+TESTS += test/pmixrun/python_tool.sh
+EXTRA_DIST += test/pmixrun/python_tool.sh test/pmixrun/python_tool.py
