@@ -3,10 +3,11 @@
 // The call is validated and copied on the caller's thread, then sent to the
 // server as a kFence request (procs, directives) from the progress thread.
 // The reply is a status and, when data was collected, the participants'
-// records, kept (client_modex.h) before the caller learns of success, so
-// that a following PMIx_Get of a peer's key is answered locally: decoded,
-// on the caller's thread, at the first Get about that peer (the server
-// already filtered each record for this client's view).
+// records (inline and in sealed regions shared by descriptor:
+// wire/proc_data_region.h), kept (client_modex.h) before the caller learns
+// of success, so that a following PMIx_Get of a peer's key is answered
+// locally: decoded, on the caller's thread, at the first Get about that
+// peer (the server already filtered each record for this client's view).
 //
 // PMIX_TIMEOUT (seconds): the server fails the fence with PMIX_ERR_TIMEOUT;
 // the client guards the same bound plus kGuardSlack, in case the server's
@@ -22,8 +23,10 @@
 #include "src/client/client_state.h"
 #include "src/common/api_guard.h"
 #include "src/common/info_lookup.h"
+#include "src/common/output.h"
 #include "src/runtime/context.h"
 #include "src/wire/proc_data.h"
+#include "src/wire/proc_data_region.h"
 
 namespace pmix::client {
 namespace {
@@ -91,11 +94,17 @@ Status Absorb(ptl::Frame&& reply) {
   pmix_status_t status = r.Status();
   if (!r.status().ok()) return r.status();
   if (status != PMIX_SUCCESS) return status;
-  size_t offset = r.consumed();
-  if (offset == reply.payload.size()) return Status();
-  auto records = std::make_shared<const wire::Bytes>(std::move(reply.payload));
+  if (r.AtEnd()) return Status();
+  // Inline and in sealed regions the server shared (proc_data_region.h).
+  auto payload = std::make_shared<const wire::Bytes>(std::move(reply.payload));
+  auto parts = wire::UnpackRecords(r, payload, reply.fds);
+  if (!parts.ok()) {
+    output::Error("client", "the fence's data from the server is not usable: %s",
+                  PMIx_Error_string(parts.status().code()));
+    return parts.status();
+  }
   std::vector<wire::ProcData> jobs;
-  PMIX_RETURN_IF_ERROR(c->peers.Add(c->codec(), std::move(records), offset, c->myproc, &jobs));
+  PMIX_RETURN_IF_ERROR(c->peers.Add(c->codec(), *parts, c->myproc, &jobs));
   return StoreJobRecords(*c, jobs);
 }
 

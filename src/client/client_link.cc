@@ -97,7 +97,9 @@ Result<Connected> ConnectToServer(const wire::Hello& hello, const std::string& u
       continue;
     }
     auto max = ptl::MaxMsgSize();
-    Connected c{std::move(*fd), ptl::FrameReader(max.ok() ? *max : ptl::kDefaultMaxMsgSize), {},
+    // The server may send descriptors (job-data regions, job_image.h).
+    Connected c{std::move(*fd),
+                ptl::FrameReader(max.ok() ? *max : ptl::kDefaultMaxMsgSize, ptl::kMaxFrameFds), {},
                 uri};
     ptl::Frame frame{0, static_cast<uint16_t>(wire::Msg::kHello), 1, hello.Encode()};
     PMIX_RETURN_IF_ERROR(ptl::SendFrame(c.fd.get(), frame, timeout));

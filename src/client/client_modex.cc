@@ -21,27 +21,41 @@ std::string NspaceOf(const pmix_proc_t& proc) {
 Status PeerData::Add(const pmix_bfrops_module_t* codec, std::shared_ptr<const wire::Bytes> blob,
                      size_t offset, const pmix_proc_t& self, std::vector<wire::ProcData>* jobs) {
   if (blob == nullptr || offset >= blob->size()) return Status();
-  std::span<const uint8_t> records(blob->data() + offset, blob->size() - offset);
-  auto refs = wire::IndexRecords(codec, records);
-  if (!refs.ok()) return refs.status();
+  const uint8_t* start = blob->data() + offset;
+  size_t size = blob->size() - offset;
+  wire::SharedBytes part{std::shared_ptr<const uint8_t>(std::move(blob), start), size};
+  return Add(codec, std::span<const wire::SharedBytes>(&part, 1), self, jobs);
+}
+
+Status PeerData::Add(const pmix_bfrops_module_t* codec, std::span<const wire::SharedBytes> parts,
+                     const pmix_proc_t& self, std::vector<wire::ProcData>* jobs) {
   // Everything is checked before anything is kept.
+  std::vector<std::vector<wire::RecordRef>> indexed;
   std::vector<wire::ProcData> found;
-  for (const wire::RecordRef& ref : *refs) {
-    if (ref.proc.rank == PMIX_RANK_WILDCARD) {
-      if (PMIx_Check_nspace(ref.proc.nspace, self.nspace)) continue;
-      auto kvs = wire::DecodeKvs(codec, ref.Kvs(records));
-      if (!kvs.ok()) return kvs.status();
-      found.push_back(wire::ProcData{ref.proc, std::move(*kvs)});
-    } else if (ref.proc.rank >= PMIX_RANK_VALID) {
-      return PMIX_ERR_BAD_PARAM;
+  for (const wire::SharedBytes& part : parts) {
+    std::span<const uint8_t> records = part.bytes();
+    auto refs = wire::IndexRecords(codec, records);
+    if (!refs.ok()) return refs.status();
+    for (const wire::RecordRef& ref : *refs) {
+      if (ref.proc.rank == PMIX_RANK_WILDCARD) {
+        if (PMIx_Check_nspace(ref.proc.nspace, self.nspace)) continue;
+        auto kvs = wire::DecodeKvs(codec, ref.Kvs(records));
+        if (!kvs.ok()) return kvs.status();
+        found.push_back(wire::ProcData{ref.proc, std::move(*kvs)});
+      } else if (ref.proc.rank >= PMIX_RANK_VALID) {
+        return PMIX_ERR_BAD_PARAM;
+      }
     }
+    indexed.push_back(std::move(*refs));
   }
   {
     std::unique_lock<std::shared_mutex> lock(mu_);
-    for (const wire::RecordRef& ref : *refs) {
-      if (ref.proc.rank == PMIX_RANK_WILDCARD || PMIx_Check_procid(&ref.proc, &self)) continue;
-      procs_[Key{NspaceOf(ref.proc), ref.proc.rank}].pending.push_back(
-          Span{codec, blob, offset + ref.kvs_offset, ref.kvs_size});
+    for (size_t i = 0; i < parts.size(); ++i) {
+      for (const wire::RecordRef& ref : indexed[i]) {
+        if (ref.proc.rank == PMIX_RANK_WILDCARD || PMIx_Check_procid(&ref.proc, &self)) continue;
+        procs_[Key{NspaceOf(ref.proc), ref.proc.rank}].pending.push_back(
+            Span{codec, parts[i].data, ref.kvs_offset, ref.kvs_size});
+      }
     }
   }
   if (jobs != nullptr)

@@ -1,6 +1,7 @@
 // Other processes' committed data as the server sent it (fence results,
 // get replies): the records (wire/proc_data.h) are kept as received -- the
-// reply's bytes, shared, not copied. The first Get about a process indexes
+// reply's bytes, or the region the server shared (mapped read-only), not
+// copied. The first Get about a process indexes
 // its records (keys and where their values lie, on the caller's thread);
 // a Get then decodes the one value it returns, straight from the kept
 // bytes, which is the copy a Get hands out anyway. A fence thus costs the
@@ -35,6 +36,7 @@
 #include "mca/gds/base/gds_base.h"
 #include "src/common/status.h"
 #include "src/wire/proc_data.h"
+#include "src/wire/proc_data_region.h"
 
 namespace pmix::client {
 
@@ -46,6 +48,14 @@ class PeerData {
   // refused whole: its error, nothing kept, nothing appended.
   Status Add(const pmix_bfrops_module_t* codec, std::shared_ptr<const wire::Bytes> blob,
              size_t offset, const pmix_proc_t& self, std::vector<wire::ProcData>* jobs);
+  // The same for records in several parts held elsewhere (a reply's
+  // inline records and mapped regions, proc_data_region.h), refused whole
+  // when any part is malformed. What is kept shares ownership of its
+  // part's data, so that the holder (a mapping) stays while any record or
+  // value of it is kept, and goes with the last one (superseded by later
+  // data, or Clear()).
+  Status Add(const pmix_bfrops_module_t* codec, std::span<const wire::SharedBytes> parts,
+             const pmix_proc_t& self, std::vector<wire::ProcData>* jobs);
 
   // key's value (decoded for the caller) for proc; rank PMIX_RANK_UNDEF:
   // of the lowest rank of proc's nspace that has it. Indexes the records
@@ -66,10 +76,10 @@ class PeerData {
   // Bytes in a kept blob: a record's kvs, or one value.
   struct Span {
     const pmix_bfrops_module_t* codec = nullptr;
-    std::shared_ptr<const wire::Bytes> blob;  // kept alive while referred to
+    std::shared_ptr<const uint8_t> blob;  // the records' start; keeps their holder alive
     size_t offset = 0;
     size_t size = 0;
-    std::span<const uint8_t> bytes() const { return {blob->data() + offset, size}; }
+    std::span<const uint8_t> bytes() const { return {blob.get() + offset, size}; }
   };
   struct Entry {
     std::vector<Span> pending;                      // records' kvs, arrival order

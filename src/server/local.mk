@@ -14,7 +14,8 @@ src_libpmix_core_la_SOURCES += \
 src_libpmix_core_la_SOURCES += \
 	src/server/server_fence.cc src/server/server_fence.h \
 	src/server/server_fence_tracker.cc \
-	src/server/server_collective.cc src/server/server_collective.h
+	src/server/server_collective.cc src/server/server_collective.h \
+	src/server/fence_result.cc src/server/fence_result.h
 if HAVE_GTEST
 check_PROGRAMS += test/unit/server/fence_tracker_tests
 TESTS += test/unit/server/fence_tracker_tests
@@ -43,6 +44,15 @@ test_host_clients_client_fence_LDADD = src/libpmix.la
 test_host_clients_client_fence_LDFLAGS = -no-install -pthread
 TESTS += test/integration/fence.sh
 EXTRA_DIST += test/integration/fence.sh
+# Large blobs through collecting fences: shared regions, inline over TCP
+# (test/integration/modex_shared.sh).
+check_PROGRAMS += test/host/clients/client_bigblob
+test_host_clients_client_bigblob_SOURCES = test/host/clients/client_bigblob.c test/host/clients/client_util.h
+test_host_clients_client_bigblob_CFLAGS = $(AM_CFLAGS) -pedantic
+test_host_clients_client_bigblob_LDADD = src/libpmix.la
+test_host_clients_client_bigblob_LDFLAGS = -no-install -pthread
+TESTS += test/integration/modex_shared.sh
+EXTRA_DIST += test/integration/modex_shared.sh
 # Job control: cleanup registrations and the host's job_control (h7).
 src_libpmix_core_la_SOURCES += \
 	src/server/server_job_control.cc src/server/server_job_control.h \

@@ -1,6 +1,8 @@
 // The server's process data as records (modex_store.h).
 #include "src/server/modex_store.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -58,6 +60,20 @@ Result<wire::Infos> Decode(std::span<const uint8_t> record) {
 
 }  // namespace
 
+Store::Store(size_t share_min, size_t max_regions) : share_min_(share_min), max_regions_(max_regions) {
+  if (max_regions_ == 0) {
+    rlimit limit{};
+    rlim_t soft = ::getrlimit(RLIMIT_NOFILE, &limit) == 0 ? limit.rlim_cur : 1024;
+    max_regions_ = soft == RLIM_INFINITY ? 4096 : std::min<size_t>(4096, soft / 4);
+  }
+}
+
+size_t Store::RegionsOf(const Entry& e) {
+  size_t n = 0;
+  for (const Segment& seg : e.segments) n += seg.region != nullptr;
+  return n;
+}
+
 Status Store::AddKvs(const pmix_proc_t& proc, pmix_scope_t scope, std::span<const pmix_info_t> kvs) {
   auto codec = Codec();
   if (!codec.ok()) return codec.status();
@@ -101,10 +117,19 @@ Status Store::Add(const pmix_proc_t& proc, pmix_scope_t scope, std::shared_ptr<c
       if (e.segments.empty()) procs_.erase(it);
       return merged.status();
     }
+    regions_ -= RegionsOf(e);  // merged records are on the heap
     e = std::move(*merged);
     return Status();
   }
-  e.segments.push_back(Segment{bit, std::move(buffer), offset, size});
+  Segment seg{bit, std::shared_ptr<const uint8_t>(std::move(buffer), record.data()), size, nullptr};
+  if (size >= share_min_ && regions_ < max_regions_) {
+    if (auto region = ShareCopy(record)) {
+      seg.data = std::shared_ptr<const uint8_t>(region, region->bytes().data());
+      seg.region = std::move(region);
+      ++regions_;
+    }
+  }
+  e.segments.push_back(std::move(seg));
   for (const pmix_info_t& kv : kvs) e.keys[std::string(KeyOf(kv))] |= bit;
   return Status();
 }
@@ -146,7 +171,9 @@ Result<Store::Entry> Store::Merged(const Entry& old, const pmix_proc_t& proc, ui
     wire::Bytes record;
     PMIX_RETURN_IF_ERROR(wire::AppendRecord(*codec, proc, shallow, record));
     size_t n = record.size();
-    out.segments.push_back(Segment{bits[c], std::make_shared<const wire::Bytes>(std::move(record)), 0, n});
+    auto held = std::make_shared<const wire::Bytes>(std::move(record));
+    const uint8_t* first = held->data();
+    out.segments.push_back(Segment{bits[c], std::shared_ptr<const uint8_t>(std::move(held), first), n, nullptr});
   }
   return out;
 }
@@ -188,6 +215,24 @@ size_t Store::CopyTo(const pmix_proc_t& proc, pmix_gds_view_t view, uint8_t* out
     n += seg.size;
   }
   return n;
+}
+
+void Store::ForEach(const pmix_proc_t& proc, pmix_gds_view_t view, const RecordFn& fn) const {
+  const Entry* e = Lookup(proc);
+  if (e == nullptr) return;
+  for (const Segment& seg : e->segments)
+    if (seg.scope & Visible(view)) fn(seg.record(), seg.region);
+}
+
+std::shared_ptr<const gds::Region> Store::ShareCopy(std::span<const uint8_t> record) const {
+  auto module = gds::RegionModule();
+  if (!module.ok() || *module == nullptr || record.empty()) return nullptr;
+  auto builder = gds::RegionBuilder::Create(*module, record.size());
+  if (!builder.ok()) return nullptr;
+  std::memcpy(builder->bytes().data(), record.data(), record.size());
+  auto sealed = std::move(*builder).Seal();
+  if (!sealed.ok() || sealed->fd() < 0) return nullptr;
+  return std::make_shared<const gds::Region>(std::move(*sealed));
 }
 
 Status Store::Find(const pmix_proc_t& proc, pmix_gds_view_t view, std::string_view key) const {
@@ -250,12 +295,15 @@ std::vector<pmix_rank_t> Store::Ranks(std::string_view nspace) const {
 void Store::Remove(const pmix_proc_t& proc) {
   std::string nspace(proc.nspace, ::strnlen(proc.nspace, PMIX_MAX_NSLEN));
   if (proc.rank != PMIX_RANK_WILDCARD) {
-    procs_.erase(Key{nspace, proc.rank});
+    auto it = procs_.find(Key{nspace, proc.rank});
+    if (it == procs_.end()) return;
+    regions_ -= RegionsOf(it->second);
+    procs_.erase(it);
     return;
   }
   auto first = procs_.lower_bound(Key{nspace, 0});
   auto last = first;
-  while (last != procs_.end() && last->first.first == nspace) ++last;
+  for (; last != procs_.end() && last->first.first == nspace; ++last) regions_ -= RegionsOf(last->second);
   procs_.erase(first, last);
 }
 

@@ -1,6 +1,8 @@
 // Shared parts of the server's collectives (server_collective.h).
 #include "src/server/server_collective.h"
 
+#include <fcntl.h>
+
 #include <chrono>
 #include <map>
 #include <utility>
@@ -48,14 +50,32 @@ Status MergeDirectives(Tracker& t, std::span<const pmix_info_t> infos) {
 }
 
 void AnswerAll(const Tracker& t, const BodyFor& body_for) {
-  std::map<const pmix_bfrops_module_t*, wire::Body> bodies;
+  AnswerAll(t, [&](const pmix_bfrops_module_t* codec, bool) { return Answer{body_for(codec)}; });
+}
+
+void AnswerAll(const Tracker& t, const AnswerFor& answer_for) {
+  std::map<std::pair<const pmix_bfrops_module_t*, bool>, Answer> answers;
+  auto answer = [&](const pmix_bfrops_module_t* codec, bool fds_ok) -> const Answer& {
+    auto it = answers.find({codec, fds_ok});
+    if (it == answers.end()) it = answers.emplace(std::pair(codec, fds_ok), answer_for(codec, fds_ok)).first;
+    return it->second;
+  };
   for (const auto& [who, c] : t.contributions) {
     auto peer = c.peer.lock();
     if (peer == nullptr || peer->conn->closed()) continue;
     const pmix_bfrops_module_t* codec = peer->conn->codec();
-    auto it = bodies.find(codec);
-    if (it == bodies.end()) it = bodies.emplace(codec, body_for(codec)).first;
-    peer->conn->ReplyBody(c.request, it->second).ok();
+    const Answer* a = &answer(codec, peer->conn->can_pass_fds());
+    std::vector<ptl::Fd> fds;
+    for (int fd : a->fds) {
+      ptl::Fd dup(::fcntl(fd, F_DUPFD_CLOEXEC, 0));
+      if (!dup.valid()) break;
+      fds.push_back(std::move(dup));
+    }
+    if (fds.size() != a->fds.size()) {
+      fds.clear();
+      a = &answer(codec, false);  // out of descriptors: the bytes go
+    }
+    peer->conn->ReplyBody(c.request, a->body, std::move(fds)).ok();
   }
 }
 

@@ -48,6 +48,22 @@ Status MergeDirectives(Tracker& t, std::span<const pmix_info_t> infos);
 // building one body per codec (body_for is called once per codec).
 void AnswerAll(const Tracker& t, const BodyFor& body_for);
 
+// A reply that may share descriptors (sealed regions, e.g. a fence's
+// result): every reply made from it carries its own duplicates of `fds`
+// (borrowed: the caller keeps them open during AnswerAll), in order, as
+// the frame's descriptors.
+struct Answer {
+  wire::Body body;
+  std::vector<int> fds = {};
+};
+// The answer for a contributor speaking `codec` whose connection can
+// (fds_ok) or cannot carry descriptors.
+using AnswerFor = std::function<Answer(const pmix_bfrops_module_t* codec, bool fds_ok)>;
+// As above, one answer per (codec, fds_ok). A contributor whose duplicates
+// cannot be had (out of descriptors) gets the answer for (codec, false),
+// which must carry no descriptor.
+void AnswerAll(const Tracker& t, const AnswerFor& answer_for);
+
 }  // namespace pmix::server::fence
 
 #endif  // PMIXX_SRC_SERVER_SERVER_COLLECTIVE_H

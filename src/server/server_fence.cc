@@ -10,8 +10,12 @@
 // committed (s.modex); the host gets one concatenation of the local
 // participants' records as remote readers see them; the result is one
 // concatenation of the host's records (as they came) and the local
-// participants' records as local readers see them, shared by every reply
-// (wire::Body), which clients decode lazily (client_modex.h).
+// participants' records as local readers see them, made once for every
+// reply (fence_result.h): a local client on a Unix socket receives
+// descriptors of the sealed regions the store keeps large records in
+// (written once, at commit) and maps them, the rest inline; other peers
+// get bytes every reply shares (wire::Body). Clients decode lazily
+// (client_modex.h).
 //
 // Decisions the standard leaves open:
 // - A participant whose connection closes without PMIx_Finalize is dropped
@@ -51,6 +55,7 @@
 #include "src/common/info_lookup.h"
 #include "src/common/output.h"
 #include "src/runtime/context.h"
+#include "src/server/fence_result.h"
 #include "src/server/server_collective.h"
 #include "src/server/server_fence.h"
 #include "src/server/server_group.h"
@@ -81,27 +86,9 @@ FenceState& State() {
 
 void* IdToCbdata(uint64_t id) { return reinterpret_cast<void*>(static_cast<uintptr_t>(id)); }
 
-// The answer for a contributor speaking codec: the status and, on success,
-// the records (default codec; shared by every contributor of that codec).
-wire::Body ReplyBody(const pmix_bfrops_module_t* codec, pmix_status_t status,
-                     const std::shared_ptr<const wire::Bytes>& records) {
-  auto tail = status == PMIX_SUCCESS ? get::ForCodec(codec, records) : Result<std::shared_ptr<const wire::Bytes>>(nullptr);
-  if (!tail.ok()) status = tail.status().code();
-  wire::Writer w(codec);
-  w.Status(status);
-  auto head = w.Take();
-  if (!head.ok()) {
-    output::Error("server", "fence: cannot pack the result: %s", PMIx_Error_string(head.status().code()));
-    return StatusBody(codec, head.status().code());
-  }
-  return wire::Body(std::move(*head), status == PMIX_SUCCESS ? std::move(*tail) : nullptr);
-}
-
-// Every local participant gets the same answer.
-void AnswerAll(const Tracker& t, pmix_status_t status, std::shared_ptr<const wire::Bytes> records) {
-  fence::AnswerAll(t, [&](const pmix_bfrops_module_t* codec) {
-    return ReplyBody(codec, status, records);
-  });
+// Every local participant gets the same failure.
+void AnswerFailure(const Tracker& t, pmix_status_t status) {
+  fence::AnswerAll(t, [status](const pmix_bfrops_module_t* codec) { return StatusBody(codec, status); });
 }
 
 // Removes a tracker; one whose host callback is still due is kept aside.
@@ -125,7 +112,7 @@ void Fail(uint64_t id, pmix_status_t status) {
   if (t == nullptr) return;
   output::Verbose("server", 2, "fence %llu failed: %s", static_cast<unsigned long long>(id),
                   PMIx_Error_string(status));
-  AnswerAll(*t, status, nullptr);
+  AnswerFailure(*t, status);
 }
 
 // The size of the local participants' records as a requester of `view` sees them.
@@ -136,19 +123,20 @@ size_t LocalSize(const Server& s, const Tracker& t, pmix_gds_view_t view) {
 }
 
 // Success: the remote records (from the host) plus, with data collection,
-// the local participants' records as local peers see them: one
-// concatenation of stored bytes, sent to every participant.
+// the local participants' records as local peers see them, made once for
+// every participant (fence_result.h: inline bytes, and regions whose
+// descriptors go to the local clients).
 void Complete(Server& s, uint64_t id, wire::Bytes remote) {
   Tracker* pending = State().table.Find(id);
   if (pending == nullptr) return;
-  auto records = std::make_shared<wire::Bytes>(std::move(remote));
-  if (pending->collect) {
-    records->reserve(records->size() + LocalSize(s, *pending, PMIX_GDS_VIEW_LOCAL));
-    for (const auto& who : pending->participants.local)
-      s.modex.Append(fence::ProcOf(who), PMIX_GDS_VIEW_LOCAL, *records);
-  }
+  std::vector<pmix_proc_t> local;
+  if (pending->collect)
+    for (const auto& who : pending->participants.local) local.push_back(fence::ProcOf(who));
+  fence::FenceResult result(s.modex, std::move(remote), std::move(local));
   std::unique_ptr<Tracker> t = Finish(id);
-  AnswerAll(*t, PMIX_SUCCESS, std::move(records));
+  fence::AnswerAll(*t, [&result](const pmix_bfrops_module_t* codec, bool fds_ok) {
+    return result.For(codec, fds_ok);
+  });
 }
 
 void HostDone(pmix_status_t status, const char* data, size_t ndata, void* cbdata,

@@ -103,7 +103,9 @@ struct Tracker {
   Participants participants;
   std::map<ProcName, Contribution> contributions;
   bool collect = false;     // some contributor asked for PMIX_COLLECT_DATA
-  wire::Infos directives;   // the first contributor's infos (passed to the host)
+  // Every local contributor's directives, merged (MergeDirectives: the
+  // first value of a key wins); what the host's fence_nb receives.
+  wire::Infos directives;
   std::optional<std::chrono::steady_clock::time_point> deadline;  // earliest PMIX_TIMEOUT
   std::unique_ptr<runtime::ProgressEngine::Timer> timer;          // armed for deadline
   // A local participant died before the collective completed: the status

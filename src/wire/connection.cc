@@ -53,14 +53,16 @@ Status Connection::SendWithFds(uint16_t type, uint32_t tag, const Bytes& payload
   return Enqueue(std::move(frame), nullptr, std::move(fds));
 }
 
-Status Connection::SendBody(uint16_t type, uint32_t tag, Body body, uint8_t flags) {
+Status Connection::SendBody(uint16_t type, uint32_t tag, Body body, uint8_t flags,
+                            std::vector<ptl::Fd> fds) {
   if (closed_ || broken_) return PMIX_ERR_LOST_CONNECTION;
-  auto header = ptl::EncodeFrameHeader(flags, type, tag, body.size(), 0);
+  if (!fds.empty() && !can_pass_fds_) return PMIX_ERR_NOT_SUPPORTED;
+  auto header = ptl::EncodeFrameHeader(flags, type, tag, body.size(), fds.size());
   if (!header.ok()) return header.status();
   Bytes head = std::move(body.head);
   head.insert(head.begin(), header->begin(), header->end());
   if (body.tail != nullptr && body.tail->empty()) body.tail.reset();
-  return Enqueue(std::move(head), std::move(body.tail), {});
+  return Enqueue(std::move(head), std::move(body.tail), std::move(fds));
 }
 
 Status Connection::Enqueue(Bytes head, std::shared_ptr<const Bytes> tail, std::vector<ptl::Fd> fds) {

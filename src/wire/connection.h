@@ -90,10 +90,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
                       std::vector<ptl::Fd> fds) {
     return SendWithFds(request.type, request.tag, payload, std::move(fds), kFlagReply);
   }
-  // The same with a two-part body (the tail is kept, not copied, until written).
-  Status SendBody(uint16_t type, uint32_t tag, Body body, uint8_t flags = 0);
-  Status ReplyBody(const ptl::Frame& request, Body body) {
-    return SendBody(request.type, request.tag, std::move(body), kFlagReply);
+  // The same with a two-part body (the tail is kept, not copied, until
+  // written), and descriptors as SendWithFds.
+  Status SendBody(uint16_t type, uint32_t tag, Body body, uint8_t flags = 0,
+                  std::vector<ptl::Fd> fds = {});
+  Status ReplyBody(const ptl::Frame& request, Body body, std::vector<ptl::Fd> fds = {}) {
+    return SendBody(request.type, request.tag, std::move(body), kFlagReply, std::move(fds));
   }
   // Sends a request and routes its reply (or the loss of the peer).
   Status Request(uint16_t type, const Bytes& payload, ReplyHandler on_reply);

@@ -4,6 +4,7 @@ src_libpmix_core_la_SOURCES += \
 	src/wire/buffer.cc src/wire/buffer.h \
 	src/wire/connection.cc src/wire/connection.h \
 	src/wire/proc_data.cc src/wire/proc_data.h \
+	src/wire/proc_data_region.cc src/wire/proc_data_region.h \
 	src/wire/protocol.cc src/wire/protocol.h \
 	src/wire/rendezvous.cc src/wire/rendezvous.h
 
@@ -13,6 +14,7 @@ TESTS += test/unit/wire/wire_tests
 test_unit_wire_wire_tests_SOURCES = \
 	test/unit/wire/protocol_test.cc \
 	test/unit/wire/proc_data_test.cc \
+	test/unit/wire/proc_data_region_test.cc \
 	test/unit/wire/connection_test.cc \
 	test/unit/wire/buffer_limits_test.cc
 	test/unit/wire/rendezvous_test.cc

@@ -47,8 +47,10 @@
 namespace pmix::ptl {
 
 inline constexpr size_t kFrameHeaderSize = 16;
-// The most descriptors one frame may carry (a region and a few more).
-inline constexpr size_t kMaxFrameFds = 8;
+// The most descriptors one frame may carry (job-data regions; a fence
+// result's shared records, one region each: src/wire/proc_data_region.h).
+// The kernel passes at most 253 in one message.
+inline constexpr size_t kMaxFrameFds = 64;
 inline constexpr uint8_t kFrameMagic0 = 0x50;  // 'P'
 inline constexpr uint8_t kFrameMagic1 = 0x58;  // 'X'
 inline constexpr uint8_t kFrameVersion = 1;

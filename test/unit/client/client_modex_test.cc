@@ -13,6 +13,7 @@
 #include "pmix.h"
 #include "src/client/client_modex.h"
 #include "src/wire/proc_data.h"
+#include "src/wire/proc_data_region.h"
 
 namespace pmix::client {
 namespace {
@@ -143,6 +144,44 @@ TEST_F(PeerDataTest, ACorruptRecordIsDroppedAndLosesNothing) {
   EXPECT_EQ(Get(P("job", 1), "k"), "kept");
   EXPECT_FALSE(peers_.Waiting(P("job", 1)));
   EXPECT_EQ(Get(P("job", 2), "k"), "two");
+}
+
+// Records in several parts (a reply's inline bytes and mapped regions):
+// every part is kept as long as a value of it is, a part is dropped with
+// the last record referring to it, and one bad part refuses them all.
+TEST_F(PeerDataTest, PartsAreKeptWhileReferredToAndRefusedWhole) {
+  wire::Bytes one, two;
+  Record(one, P("job", 1), "k", "one");
+  Record(two, P("job", 2), "k", "two");
+  auto first = std::make_shared<const wire::Bytes>(one);
+  auto second = std::make_shared<const wire::Bytes>(two);
+  std::weak_ptr<const wire::Bytes> watch_first = first, watch_second = second;
+  {
+    wire::SharedBytes parts[] = {wire::Share(std::move(first)), wire::Share(std::move(second))};
+    ASSERT_TRUE(peers_.Add(codec_, parts, self_, &jobs_).ok());
+  }
+  EXPECT_FALSE(watch_first.expired());
+  EXPECT_EQ(Get(P("job", 2), "k"), "two");
+  EXPECT_EQ(Get(P("job", 1), "k"), "one");
+  // Later data for rank 1 replaces its value: the first part goes.
+  wire::Bytes newer;
+  Record(newer, P("job", 1), "k", "newer");
+  ASSERT_TRUE(Add(newer).ok());
+  EXPECT_EQ(Get(P("job", 1), "k"), "newer");
+  EXPECT_TRUE(watch_first.expired()) << "no value refers to it any more";
+  EXPECT_FALSE(watch_second.expired());
+  peers_.Clear();
+  EXPECT_TRUE(watch_second.expired());
+  // A good part and a cut one: nothing is kept.
+  wire::Bytes three, cut;
+  Record(three, P("job", 3), "k", "three");
+  Record(cut, P("job", 4), "k", "four");
+  cut.resize(cut.size() - 3);
+  wire::SharedBytes bad[] = {wire::Share(std::make_shared<const wire::Bytes>(three)),
+                             wire::Share(std::make_shared<const wire::Bytes>(cut))};
+  EXPECT_FALSE(peers_.Add(codec_, bad, self_, &jobs_).ok());
+  EXPECT_FALSE(peers_.Waiting(P("job", 3)));
+  EXPECT_EQ(Get(P("job", 3), "k"), kNotFound);
 }
 
 TEST_F(PeerDataTest, ConcurrentFirstGetsDecodeOnce) {

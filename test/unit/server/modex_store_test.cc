@@ -8,6 +8,7 @@
 
 #include "mca/bfrops/base/bfrops_base.h"
 #include "pmix.h"
+#include "mca/gds/base/gds_base.h"
 #include "src/server/modex_store.h"
 #include "src/wire/proc_data.h"
 
@@ -203,6 +204,83 @@ TEST_F(ModexStoreTest, ManyProcessesStayIndependent) {
   for (pmix_rank_t r = 0; r < 128; ++r)
     EXPECT_EQ(Value(P("job", r), PMIX_GDS_VIEW_REMOTE, "blob"), std::to_string(r));
   EXPECT_EQ(store_.Ranks("job").size(), 128u);
+}
+
+
+// Records of share_min() bytes or more live in sealed regions of their
+// own (where a gds module shares regions); ForEach names them, and the
+// bytes read back are the same either way. Merged records go to the heap.
+TEST_F(ModexStoreTest, LargeRecordsAreKeptInSealedRegions) {
+  auto module = gds::RegionModule();
+  ASSERT_TRUE(module.ok());
+  Store store(160);  // records of 160 bytes or more are shared
+  pmix_proc_t p = P("ns", 1);
+  wire::Infos small = Kvs({{"s", "x"}});
+  wire::Infos big = Kvs({{"b", std::string(200, 'y').c_str()}});
+  wire::Bytes small_rec = Encode(p, small), big_rec = Encode(p, big);
+  ASSERT_LT(small_rec.size(), 160u);
+  ASSERT_TRUE(store.Add(p, PMIX_GLOBAL, small_rec, small.view()).ok());
+  ASSERT_TRUE(store.Add(p, PMIX_GLOBAL, big_rec, big.view()).ok());
+  std::vector<std::pair<wire::Bytes, const gds::Region*>> seen;
+  store.ForEach(p, PMIX_GDS_VIEW_LOCAL, [&](std::span<const uint8_t> record,
+                                            const std::shared_ptr<const gds::Region>& region) {
+    seen.emplace_back(wire::Bytes(record.begin(), record.end()), region.get());
+  });
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].first, small_rec);
+  EXPECT_EQ(seen[0].second, nullptr);
+  EXPECT_EQ(seen[1].first, big_rec);
+  if (*module != nullptr) {
+    ASSERT_NE(seen[1].second, nullptr) << "a large record is in a region";
+    EXPECT_GE(seen[1].second->fd(), 0);
+    EXPECT_EQ(seen[1].second->size(), big_rec.size());
+      } else {
+    EXPECT_EQ(seen[1].second, nullptr) << "no module with shared regions";
+  }
+  auto v = store.Fetch(p, PMIX_GDS_VIEW_ALL, "b");
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(std::string((*v)->data.string), std::string(200, 'y'));
+  // A repeated key merges: the merged record is on the heap.
+  wire::Infos again = Kvs({{"b", std::string(300, 'z').c_str()}});
+  ASSERT_TRUE(store.Add(p, PMIX_GLOBAL, Encode(p, again), again.view()).ok());
+  size_t regions = 0;
+  store.ForEach(p, PMIX_GDS_VIEW_ALL, [&](std::span<const uint8_t>, const std::shared_ptr<const gds::Region>& r) {
+    regions += r != nullptr;
+  });
+  EXPECT_EQ(regions, 0u);
+  v = store.Fetch(p, PMIX_GDS_VIEW_ALL, "b");
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(std::string((*v)->data.string), std::string(300, 'z'));
+  EXPECT_EQ(store.regions(), 0u);
+}
+
+// At most max_regions() records hold a region (and a descriptor) at a
+// time; removing records makes room again.
+TEST_F(ModexStoreTest, SharedRegionsAreBounded) {
+  auto module = gds::RegionModule();
+  ASSERT_TRUE(module.ok());
+  if (*module == nullptr) GTEST_SKIP() << "no gds module with shared regions here";
+  Store store(1, 2);
+  auto count = [&](const pmix_proc_t& p) {
+    size_t n = 0;
+    store.ForEach(p, PMIX_GDS_VIEW_ALL, [&](std::span<const uint8_t>, const std::shared_ptr<const gds::Region>& r) {
+      n += r != nullptr;
+    });
+    return n;
+  };
+  for (pmix_rank_t r = 0; r < 3; ++r) {
+    wire::Infos kvs = Kvs({{"k", "v"}});
+    ASSERT_TRUE(store.Add(P("ns", r), PMIX_GLOBAL, Encode(P("ns", r), kvs), kvs.view()).ok());
+  }
+  EXPECT_EQ(store.regions(), 2u);
+  EXPECT_EQ(count(P("ns", 0)) + count(P("ns", 1)) + count(P("ns", 2)), 2u);
+  store.Remove(P("ns", 0));
+  EXPECT_EQ(store.regions(), 1u);
+  wire::Infos kvs = Kvs({{"k", "again"}});
+  ASSERT_TRUE(store.Add(P("ns", 5), PMIX_GLOBAL, Encode(P("ns", 5), kvs), kvs.view()).ok());
+  EXPECT_EQ(count(P("ns", 5)), 1u);
+  store.Remove(P("ns", PMIX_RANK_WILDCARD));
+  EXPECT_EQ(store.regions(), 0u);
 }
 
 }  // namespace

@@ -1,0 +1,132 @@
+// A completed fence's data, inline and in sealed regions (fence_result.h).
+#include "src/server/fence_result.h"
+
+#include <cstring>
+#include <functional>
+#include <utility>
+
+#include "mca/bfrops/base/bfrops_base.h"
+#include "mca/gds/base/gds_base.h"
+#include "mca/ptl/base/frame.h"
+#include "pmix.h"
+#include "src/common/output.h"
+#include "src/server/server_get.h"
+#include "src/server/server_internal.h"
+#include "src/wire/proc_data_region.h"
+
+namespace pmix::server::fence {
+namespace {
+
+// The status, then the records' fields (pack; nullptr: no records).
+Result<wire::Bytes> Head(const pmix_bfrops_module_t* codec,
+                         const std::function<Status(wire::Writer&)>& pack) {
+  wire::Writer w(codec);
+  w.Status(PMIX_SUCCESS);
+  if (pack != nullptr) PMIX_RETURN_IF_ERROR(pack(w));
+  return w.Take();
+}
+
+}  // namespace
+
+FenceResult::FenceResult(const modex::Store& store, wire::Bytes remote, std::vector<pmix_proc_t> local)
+    : remote_(std::move(remote)) {
+  size_ = remote_.size();
+  // The spans stay valid: the store is not changed while this lives (one
+  // progress-thread turn), and the regions are held here.
+  for (const pmix_proc_t& who : local) {
+    store.ForEach(who, PMIX_GDS_VIEW_LOCAL,
+                  [this](std::span<const uint8_t> record, const std::shared_ptr<const gds::Region>& region) {
+                    records_.push_back(record);
+                    region_of_.push_back(region);
+                    if (region != nullptr) regions_.push_back(region.get());
+                    size_ += record.size();
+                  });
+  }
+}
+
+Result<std::shared_ptr<const wire::Bytes>> FenceResult::All() {
+  if (all_ != nullptr) return all_;
+  auto bytes = std::make_shared<wire::Bytes>();
+  bytes->reserve(size_);
+  bytes->assign(remote_.begin(), remote_.end());
+  for (std::span<const uint8_t> record : records_) bytes->insert(bytes->end(), record.begin(), record.end());
+  all_ = std::move(bytes);
+  return all_;
+}
+
+std::shared_ptr<const wire::Bytes> FenceResult::Rest() {
+  if (rest_ != nullptr) return rest_;
+  auto bytes = std::make_shared<wire::Bytes>(remote_);
+  for (size_t i = 0; i < records_.size(); ++i)
+    if (region_of_[i] == nullptr) bytes->insert(bytes->end(), records_[i].begin(), records_[i].end());
+  rest_ = std::move(bytes);
+  return rest_;
+}
+
+const gds::Region* FenceResult::Combined() {
+  if (combined_tried_) return combined_.get();
+  combined_tried_ = true;
+  if (size_ < kRegionMinBytes) return nullptr;
+  auto module = gds::RegionModule();
+  if (!module.ok() || *module == nullptr) return nullptr;
+  auto builder = gds::RegionBuilder::Create(*module, size_);
+  if (!builder.ok()) {
+    output::Verbose("server", 1, "fence: no region of %zu bytes (%s): the data goes inline", size_,
+                    PMIx_Error_string(builder.status().code()));
+    return nullptr;
+  }
+  uint8_t* out = builder->bytes().data();
+  if (!remote_.empty()) std::memcpy(out, remote_.data(), remote_.size());
+  size_t at = remote_.size();
+  for (std::span<const uint8_t> record : records_) {
+    std::memcpy(out + at, record.data(), record.size());
+    at += record.size();
+  }
+  auto sealed = std::move(*builder).Seal();
+  if (!sealed.ok() || sealed->fd() < 0) {
+    output::Verbose("server", 1, "fence: cannot share a region of %zu bytes: the data goes inline", size_);
+    return nullptr;
+  }
+  combined_ = std::make_unique<gds::Region>(std::move(*sealed));
+  return combined_.get();
+}
+
+// For a Unix-socket peer speaking the default codec; an empty body when
+// nothing can be shared.
+Answer FenceResult::Shared(const pmix_bfrops_module_t* codec) {
+  if (!regions_.empty() && regions_.size() <= ptl::kMaxFrameFds) {
+    auto head = Head(codec, [&](wire::Writer& w) { return wire::PackRecords(w, regions_); });
+    if (head.ok()) {
+      Answer a{wire::Body(std::move(*head), Rest())};
+      for (const gds::Region* region : regions_) a.fds.push_back(region->fd());
+      return a;
+    }
+  }
+  if (const gds::Region* region = Combined()) {
+    const gds::Region* one[] = {region};
+    auto head = Head(codec, [&](wire::Writer& w) { return wire::PackRecords(w, one); });
+    if (head.ok()) return Answer{std::move(*head), {region->fd()}};
+  }
+  return Answer{};
+}
+
+Answer FenceResult::For(const pmix_bfrops_module_t* codec, bool fds_ok) {
+  if (size_ == 0) {
+    auto head = Head(codec, nullptr);
+    return Answer{head.ok() ? std::move(*head) : StatusBody(codec, head.status().code())};
+  }
+  auto fallback = bfrops::DefaultCodec();
+  if (!fallback.ok()) return Answer{StatusBody(codec, fallback.status().code())};
+  if (fds_ok && codec == *fallback) {
+    Answer shared = Shared(codec);
+    if (shared.body.size() > 0) return shared;
+  }
+  auto bytes = All();
+  auto tail = bytes.ok() ? get::ForCodec(codec, *bytes) : Result<std::shared_ptr<const wire::Bytes>>(bytes.status());
+  if (!tail.ok()) return Answer{StatusBody(codec, tail.status().code())};
+  auto head = Head(codec, [](wire::Writer& w) { return wire::PackRecords(w, {}); });
+  if (!head.ok()) return Answer{StatusBody(codec, head.status().code())};
+  return Answer{wire::Body(std::move(*head), std::move(*tail))};
+}
+
+}  // namespace pmix::server::fence

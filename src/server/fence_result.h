@@ -1,0 +1,71 @@
+// A completed fence's data for its local participants (server_fence.cc):
+// the records the host returned (other nodes' participants, as they came)
+// and the local participants' records as local readers see them
+// (modex_store.h), put together once per form a reply needs, at first need:
+//   - for a contributor on a Unix socket speaking the default codec: the
+//     regions the store keeps large records in (modex_store.h "Sharing"),
+//     each sent as a descriptor, and the other records inline; when there
+//     are more such regions than a frame carries, one region made here
+//     holding every record (when the result is large; else all inline);
+//   - for any other contributor (TCP, another codec), or when no module
+//     with shared regions is selected: every record inline, one buffer
+//     that every such reply's tail shares (transcoded once per codec).
+// See wire/proc_data_region.h for the encoding.
+//
+// Threads: progress thread only (reads the server's modex store).
+#ifndef PMIXX_SRC_SERVER_FENCE_RESULT_H
+#define PMIXX_SRC_SERVER_FENCE_RESULT_H
+
+#include <memory>
+#include <vector>
+
+#include "mca/gds/base/region.h"
+#include "src/server/modex_store.h"
+#include "src/server/server_collective.h"
+#include "src/wire/buffer.h"
+
+namespace pmix::server::fence {
+
+// Below this, copying a whole result to each client costs less than
+// making a region for it.
+inline constexpr size_t kRegionMinBytes = size_t{64} << 10;
+
+class FenceResult {
+ public:
+  // remote: the host's records (default codec); local: the local
+  // participants whose records come with them. store must outlive this.
+  FenceResult(const modex::Store& store, wire::Bytes remote, std::vector<pmix_proc_t> local);
+
+  // The success answer for a contributor (fence::AnswerFor): the status,
+  // then the records. A failure to make it gives an answer with that
+  // failure's status.
+  Answer For(const pmix_bfrops_module_t* codec, bool fds_ok);
+
+  size_t size() const { return size_; }
+  // The regions an answer to a Unix-socket peer carries (for tests).
+  size_t shared_regions() const { return regions_.size(); }
+
+ private:
+  // Every record, inline.
+  Result<std::shared_ptr<const wire::Bytes>> All();
+  // The records not in a region of their own, inline.
+  std::shared_ptr<const wire::Bytes> Rest();
+  // One region of every record (nullptr when it cannot be had).
+  const gds::Region* Combined();
+  Answer Shared(const pmix_bfrops_module_t* codec);
+
+  wire::Bytes remote_;
+  // The local participants' records, in order, and their regions.
+  std::vector<std::span<const uint8_t>> records_;
+  std::vector<std::shared_ptr<const gds::Region>> region_of_;
+  std::vector<const gds::Region*> regions_;
+  size_t size_ = 0;
+  std::shared_ptr<const wire::Bytes> all_;
+  std::shared_ptr<const wire::Bytes> rest_;
+  std::unique_ptr<gds::Region> combined_;
+  bool combined_tried_ = false;
+};
+
+}  // namespace pmix::server::fence
+
+#endif  // PMIXX_SRC_SERVER_FENCE_RESULT_H

@@ -1,0 +1,256 @@
+// Records inline and in sealed regions (src/wire/proc_data_region.h): the
+// round trips, regions outliving their maker, and refusal of every bad
+// announcement (wrong, missing or reused descriptor, too many regions,
+// unsealed memfd, wrong size, unknown medium, nothing announced, cut
+// fields) and of truncated or corrupt records in a region.
+#include "src/wire/proc_data_region.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "mca/bfrops/base/bfrops_base.h"
+#include "mca/gds/base/gds_base.h"
+#include "mca/ptl/base/frame.h"
+#include "pmix.h"
+#include "src/wire/proc_data.h"
+
+namespace pmix::wire {
+namespace {
+
+class ProcDataRegionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto codec = bfrops::DefaultCodec();
+    ASSERT_TRUE(codec.ok());
+    codec_ = *codec;
+    auto module = gds::RegionModule();
+    ASSERT_TRUE(module.ok());
+    module_ = *module;
+    // Two records: rank 1 with a 100 KiB blob, rank 2 with a string.
+    std::string big(100 << 10, 'b');
+    pmix_byte_object_t bo{big.data(), big.size()};
+    Infos one;
+    ASSERT_TRUE(one.Add("blob", &bo, PMIX_BYTE_OBJECT).ok());
+    pmix_proc_t p;
+    PMIx_Load_procid(&p, "ns", 1);
+    ASSERT_TRUE(AppendRecord(codec_, p, one.view(), records_).ok());
+    Infos two;
+    ASSERT_TRUE(two.Add("k", "two", PMIX_STRING).ok());
+    PMIx_Load_procid(&p, "ns", 2);
+    ASSERT_TRUE(AppendRecord(codec_, p, two.view(), records_).ok());
+  }
+  // A sealed region holding bytes (nullptr when no module shares regions).
+  std::unique_ptr<gds::Region> Sealed(std::span<const uint8_t> bytes) {
+    if (module_ == nullptr) return nullptr;
+    auto builder = gds::RegionBuilder::Create(module_, bytes.size());
+    EXPECT_TRUE(builder.ok());
+    if (!builder.ok()) return nullptr;
+    std::memcpy(builder->bytes().data(), bytes.data(), bytes.size());
+    auto region = std::move(*builder).Seal();
+    EXPECT_TRUE(region.ok());
+    if (!region.ok()) return nullptr;
+    return std::make_unique<gds::Region>(std::move(*region));
+  }
+  // A reply as the server sends it: a status, then pack's fields (and
+  // tail, the inline records).
+  std::shared_ptr<const Bytes> Reply(const std::function<void(Writer&)>& pack, std::span<const uint8_t> tail = {}) {
+    Writer w(codec_);
+    w.Status(PMIX_SUCCESS);
+    pack(w);
+    auto body = w.Take();
+    EXPECT_TRUE(body.ok());
+    Bytes out = body.ok() ? std::move(*body) : Bytes();
+    out.insert(out.end(), tail.begin(), tail.end());
+    return std::make_shared<const Bytes>(std::move(out));
+  }
+  // Reads the status, then the records.
+  Result<std::vector<SharedBytes>> Unpack(const std::shared_ptr<const Bytes>& payload,
+                                          std::vector<ptl::Fd>& fds) {
+    Reader r(codec_, *payload);
+    EXPECT_EQ(r.Status(), PMIX_SUCCESS);
+    return UnpackRecords(r, payload, fds);
+  }
+  static ptl::Fd Dup(int fd) { return ptl::Fd(::fcntl(fd, F_DUPFD_CLOEXEC, 0)); }
+  void NeedRegions() {
+    if (module_ == nullptr) GTEST_SKIP() << "no gds module with shared regions here";
+  }
+
+  const pmix_bfrops_module_t* codec_ = nullptr;
+  const pmix_gds_module_t* module_ = nullptr;
+  Bytes records_;
+};
+
+std::vector<uint8_t> Concat(const std::vector<SharedBytes>& parts) {
+  std::vector<uint8_t> out;
+  for (const SharedBytes& p : parts) out.insert(out.end(), p.bytes().begin(), p.bytes().end());
+  return out;
+}
+
+TEST_F(ProcDataRegionTest, InlineRecordsAreTheRestOfTheBody) {
+  auto payload = Reply([](Writer& w) { ASSERT_TRUE(PackRecords(w, {}).ok()); }, records_);
+  std::vector<ptl::Fd> none;
+  auto got = Unpack(payload, none);
+  ASSERT_TRUE(got.ok()) << PMIx_Error_string(got.status().code());
+  ASSERT_EQ(got->size(), 1u);
+  EXPECT_EQ(Concat(*got), records_);
+  auto refs = IndexRecords(codec_, (*got)[0].bytes());
+  ASSERT_TRUE(refs.ok());
+  EXPECT_EQ(refs->size(), 2u);
+  // The bytes keep the payload alive.
+  std::weak_ptr<const Bytes> weak = payload;
+  payload.reset();
+  EXPECT_FALSE(weak.expired());
+}
+
+TEST_F(ProcDataRegionTest, NoRecordsIsEmpty) {
+  auto payload = Reply([](Writer&) {});
+  std::vector<ptl::Fd> none;
+  auto got = Unpack(payload, none);
+  ASSERT_TRUE(got.ok());
+  EXPECT_TRUE(got->empty());
+}
+
+TEST_F(ProcDataRegionTest, AnnouncingNothingIsRefused) {
+  auto payload = Reply([](Writer& w) { ASSERT_TRUE(PackRecords(w, {}).ok()); });
+  std::vector<ptl::Fd> none;
+  EXPECT_EQ(Unpack(payload, none).status().code(), PMIX_ERR_BAD_PARAM);
+}
+
+TEST_F(ProcDataRegionTest, RegionsAndInlineRecordsRoundTripAndOutliveTheirMaker) {
+  NeedRegions();
+  // Record one in a region, record two in another, a copy of both inline.
+  auto refs = IndexRecords(codec_, records_);
+  ASSERT_TRUE(refs.ok());
+  auto first = Sealed((*refs)[0].Record(records_));
+  auto second = Sealed((*refs)[1].Record(records_));
+  ASSERT_NE(first, nullptr);
+  ASSERT_NE(second, nullptr);
+  const gds::Region* regions[] = {first.get(), second.get()};
+  auto payload = Reply([&](Writer& w) { ASSERT_TRUE(PackRecords(w, regions).ok()); }, records_);
+  std::vector<ptl::Fd> fds;
+  fds.push_back(Dup(first->fd()));
+  fds.push_back(Dup(second->fd()));
+  first.reset();  // the maker is gone: the descriptors hold the memory
+  second.reset();
+  auto got = Unpack(payload, fds);
+  ASSERT_TRUE(got.ok()) << PMIx_Error_string(got.status().code());
+  EXPECT_FALSE(fds[0].valid()) << "the descriptors are taken";
+  EXPECT_FALSE(fds[1].valid());
+  ASSERT_EQ(got->size(), 3u);  // inline, then each region
+  EXPECT_EQ(std::vector<uint8_t>((*got)[0].bytes().begin(), (*got)[0].bytes().end()), records_);
+  Bytes both = Concat(std::vector<SharedBytes>(got->begin() + 1, got->end()));
+  EXPECT_EQ(both, records_);
+  auto in_region = IndexRecords(codec_, (*got)[2].bytes());
+  ASSERT_TRUE(in_region.ok());
+  ASSERT_EQ(in_region->size(), 1u);
+  auto kvs = DecodeKvs(codec_, (*in_region)[0].Kvs((*got)[2].bytes()));
+  ASSERT_TRUE(kvs.ok());
+  EXPECT_STREQ(kvs->view()[0].value.data.string, "two");
+}
+
+TEST_F(ProcDataRegionTest, OnlyShareableRegionsCanBeAnnounced) {
+  auto heap = gds::Region::Copy(records_);
+  ASSERT_TRUE(heap.ok());
+  Writer w(codec_);
+  const gds::Region* on_heap[] = {&*heap};
+  EXPECT_EQ(PackRecords(w, on_heap).code(), PMIX_ERR_NOT_SUPPORTED);
+  const gds::Region* none[] = {nullptr};
+  EXPECT_EQ(PackRecords(w, none).code(), PMIX_ERR_NOT_SUPPORTED);
+  if (auto region = Sealed(records_)) {
+    const gds::Region* one[] = {region.get()};
+    EXPECT_EQ(PackRecords(w, one, ptl::kMaxFrameFds).code(), PMIX_ERR_BAD_PARAM);
+    EXPECT_TRUE(PackRecords(w, one, ptl::kMaxFrameFds - 1).ok());
+  }
+}
+
+TEST_F(ProcDataRegionTest, BadAnnouncementsAreRefused) {
+  NeedRegions();
+  auto region = Sealed(records_);
+  ASSERT_NE(region, nullptr);
+  const uint64_t size = records_.size();
+  auto announce = [&](const char* medium, uint32_t index, uint64_t bytes) {
+    return Reply([=](Writer& w) { w.U32(1).String(medium).U32(index).U64(bytes); });
+  };
+  struct Case {
+    const char* what;
+    std::shared_ptr<const Bytes> payload;
+    size_t nfds;
+    pmix_status_t expect;
+  };
+  std::vector<Case> cases = {
+      {"index past the frame's descriptors", announce("shmem", 1, size), 1, PMIX_ERR_BAD_PARAM},
+      {"no descriptor at all", announce("shmem", 0, size), 0, PMIX_ERR_BAD_PARAM},
+      {"a size other than the region's", announce("shmem", 0, size - 1), 1, PMIX_ERR_BAD_PARAM},
+      {"a larger size", announce("shmem", 0, size + 4096), 1, PMIX_ERR_BAD_PARAM},
+      {"a size of 0", announce("shmem", 0, 0), 1, PMIX_ERR_BAD_PARAM},
+      {"an unknown medium", announce("nosuch", 0, size), 1, PMIX_ERR_NOT_SUPPORTED},
+      {"a module without regions", announce("hash", 0, size), 1, PMIX_ERR_NOT_SUPPORTED},
+      {"one descriptor for two regions",
+       Reply([&](Writer& w) { w.U32(2).String("shmem").U32(0).U64(size).String("shmem").U32(0).U64(size); }),
+       2, PMIX_ERR_BAD_PARAM},
+      {"more regions than descriptors",
+       Reply([&](Writer& w) { w.U32(2).String("shmem").U32(0).U64(size).String("shmem").U32(1).U64(size); }),
+       1, PMIX_ERR_BAD_PARAM},
+      {"more regions than a frame carries",
+       Reply([&](Writer& w) { w.U32(static_cast<uint32_t>(ptl::kMaxFrameFds + 1)); }), 1, PMIX_ERR_BAD_PARAM},
+  };
+  for (Case& c : cases) {
+    std::vector<ptl::Fd> fds;
+    for (size_t i = 0; i < c.nfds; ++i) fds.push_back(Dup(region->fd()));
+    auto got = Unpack(c.payload, fds);
+    EXPECT_EQ(got.status().code(), c.expect) << c.what;
+  }
+  // Cut fields: the reader's error.
+  auto cut = Reply([&](Writer& w) { w.U32(1).String("shmem").U32(0); });
+  std::vector<ptl::Fd> fds;
+  fds.push_back(Dup(region->fd()));
+  EXPECT_FALSE(Unpack(cut, fds).ok());
+}
+
+TEST_F(ProcDataRegionTest, AnUnsealedMemfdIsRefused) {
+  NeedRegions();
+  int raw = ::memfd_create("unsealed", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  ASSERT_GE(raw, 0);
+  ptl::Fd memfd(raw);
+  ASSERT_EQ(::ftruncate(memfd.get(), static_cast<off_t>(records_.size())), 0);
+  ASSERT_EQ(::pwrite(memfd.get(), records_.data(), records_.size(), 0),
+            static_cast<ssize_t>(records_.size()));
+  auto payload = Reply([&](Writer& w) { w.U32(1).String("shmem").U32(0).U64(records_.size()); });
+  std::vector<ptl::Fd> fds;
+  fds.push_back(Dup(memfd.get()));
+  EXPECT_EQ(Unpack(payload, fds).status().code(), PMIX_ERR_BAD_PARAM);
+  // Sealed against writing only: still refused (it could shrink under the reader).
+  ASSERT_EQ(::fcntl(memfd.get(), F_ADD_SEALS, F_SEAL_WRITE), 0);
+  fds.clear();
+  fds.push_back(Dup(memfd.get()));
+  EXPECT_EQ(Unpack(payload, fds).status().code(), PMIX_ERR_BAD_PARAM);
+}
+
+TEST_F(ProcDataRegionTest, TruncatedOrCorruptRecordsInARegionAreRefusedByTheirReader) {
+  NeedRegions();
+  auto region_of = [&](std::span<const uint8_t> bytes) -> Result<std::vector<SharedBytes>> {
+    auto region = Sealed(bytes);
+    if (region == nullptr) return Status(PMIX_ERROR);
+    const gds::Region* one[] = {region.get()};
+    auto payload = Reply([&](Writer& w) { ASSERT_TRUE(PackRecords(w, one).ok()); });
+    std::vector<ptl::Fd> fds;
+    fds.push_back(Dup(region->fd()));
+    return Unpack(payload, fds);
+  };
+  auto cut = region_of(std::span<const uint8_t>(records_).first(records_.size() / 2));
+  ASSERT_TRUE(cut.ok());
+  EXPECT_FALSE(IndexRecords(codec_, (*cut)[0].bytes()).ok());
+  Bytes junk(4096, 0xff);
+  auto bad = region_of(junk);
+  ASSERT_TRUE(bad.ok());
+  EXPECT_FALSE(IndexRecords(codec_, (*bad)[0].bytes()).ok());
+}
+
+}  // namespace
+}  // namespace pmix::wire
