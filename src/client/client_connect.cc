@@ -92,9 +92,10 @@ struct ConnectOp {
 
 // The server's answer: the job info it sent enters the cache (namespaces
 // the client knows already are skipped), and the set is remembered.
-pmix_status_t Absorb(Client& c, const ConnectRequest& req, wire::Reader& r) {
+pmix_status_t Absorb(Client& c, const ConnectRequest& req, wire::Reader& r,
+                     std::vector<ptl::Fd>& fds) {
   std::vector<server::JobInfoRecord> records;
-  pmix_status_t status = server::UnpackConnectReply(r, &records);
+  pmix_status_t status = server::UnpackConnectReply(r, fds, &records);
   if (status != PMIX_SUCCESS) return status;
   if (req.kind == ConnectKind::kDisconnect) {
     c.connected_sets.erase(req.key);
@@ -123,12 +124,13 @@ void AskServer(Client& c, const RequestPtr& req, std::function<void(pmix_status_
     });
   }
   wire::Msg msg = req->kind == ConnectKind::kConnect ? wire::Msg::kConnect : wire::Msg::kDisconnect;
-  c.Request(msg, *body, [op, req](Status status, wire::Reader& r) {
+  c.RequestFrame(msg, *body, [op, req](Status status, ptl::Frame&& reply) {
     if (op->finished) return;
     Client* current = CurrentClient();
     if (!status.ok() || current == nullptr)
       return op->Finish(status.ok() ? PMIX_ERR_INIT : status.code());
-    op->Finish(Absorb(*current, *req, r));
+    wire::Reader r(current->codec(), reply.payload);
+    op->Finish(Absorb(*current, *req, r, reply.fds));
   });
 }
 
@@ -171,7 +173,7 @@ void IngestJobRecords(Client& c, std::span<const server::JobInfoRecord> records)
   std::unique_lock<std::shared_mutex> lock(c.cache_mu);
   for (const auto& rec : records) {
     if (rec.nspace == c.myproc.nspace || c.fetched_jobs.count(rec.nspace) != 0) continue;
-    IngestForeignJob(c, rec.nspace, rec.nlocalprocs, rec.info.view());
+    AttachForeignJob(c, rec.nspace, rec.image);
   }
 }
 

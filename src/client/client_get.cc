@@ -10,8 +10,9 @@
 // the same process are local.
 //
 // kGet request: proc, key (NULL: all), the caller's infos, bool "send the
-// job info". Reply: status, bool has_job [, i32 nlocalprocs, info array
-// registration], then records (wire/proc_data.h) to the end (server_get.cc).
+// job info". Reply: status, bool has_job [, i32 nlocalprocs, the job's
+// image (src/wire/job_image.h: a descriptor to a local client)], then
+// records (wire/proc_data.h) to the end (server_get.cc).
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -22,9 +23,9 @@
 #include "src/common/api_guard.h"
 #include "src/common/info_lookup.h"
 #include "src/common/output.h"
-#include "src/jobinfo/jobinfo.h"
 #include "src/runtime/context.h"
 #include "src/server/server_self.h"
+#include "src/wire/job_image.h"
 #include "src/wire/proc_data.h"
 
 namespace pmix::client {
@@ -164,14 +165,15 @@ bool AskServerOnMiss(const Client& c, const GetOp& op, Status miss) {
 }
 
 // The server's records (the target's data, another job's job record) join
-// the other processes' data (client_modex.h), after what came before.
-Status StoreReply(Client& c, const GetOp& op, std::optional<std::pair<int, wire::Infos>>& job,
+// the other processes' data (client_modex.h), after what came before; the
+// job's image, when it came, enters the cache.
+Status StoreReply(Client& c, const GetOp& op, std::optional<ForeignImage>& job,
                   std::shared_ptr<const wire::Bytes> payload, size_t offset) {
   std::vector<wire::ProcData> jobs;
   PMIX_RETURN_IF_ERROR(c.peers.Add(c.codec(), std::move(payload), offset, c.myproc, &jobs));
   if (job) {
     std::unique_lock<std::shared_mutex> lock(c.cache_mu);
-    IngestForeignJob(c, op.target.nspace, job->first, job->second.view());
+    AttachForeignJob(c, op.target.nspace, std::move(*job));
   }
   return StoreJobRecords(c, jobs);
 }
@@ -183,10 +185,10 @@ void OnServerReply(const GetOpPtr& op, Status status, ptl::Frame&& reply) {
   if (!status.ok()) return Finish(*op, status, nullptr);
   wire::Reader r(c->codec(), reply.payload);
   pmix_status_t answer = r.Status();
-  std::optional<std::pair<int, wire::Infos>> job;
+  std::optional<ForeignImage> job;
   if (r.Bool()) {
-    int nlocal = r.I32();
-    job.emplace(nlocal, r.InfoArray());
+    (void)r.I32();  // the job's nlocalprocs (in the image too)
+    job.emplace(wire::UnpackImage(r, reply.fds, op->target.nspace));
   }
   if (!r.status().ok()) return Finish(*op, r.status(), nullptr);
   size_t offset = r.consumed();
@@ -298,12 +300,13 @@ Status StoreJobRecords(Client& c, const std::vector<wire::ProcData>& jobs) {
   return first;
 }
 
-void IngestForeignJob(Client& c, const std::string& nspace, int nlocalprocs,
-                      std::span<const pmix_info_t> info) {
-  auto ingested = jobinfo::Ingest(c.cache, nspace, nlocalprocs, info, jobinfo::Context{c.hostname});
-  if (!ingested.ok())
-    output::Error("client", "job info of %s: not usable (%d)", nspace.c_str(),
-                  ingested.status().code());
+void AttachForeignJob(Client& c, const std::string& nspace, ForeignImage image) {
+  if (!image.ok()) {
+    output::Error("client", "job info of %s: not usable (%s)", nspace.c_str(),
+                  PMIx_Error_string(image.status().code()));
+  } else if (*image != nullptr) {
+    c.cache.AttachImage(std::move(*image));
+  }
   c.fetched_jobs.insert(nspace);
 }
 

@@ -12,7 +12,9 @@
 #include "mca/ptl/base/ptl_base.h"
 #include "pmix_version.h"
 #include "src/common/text.h"
+#include "src/common/output.h"
 #include "src/jobinfo/jobinfo.h"
+#include "src/wire/job_image.h"
 
 namespace pmix::client {
 namespace {
@@ -22,7 +24,7 @@ std::string Env(const char* name) {
   return v == nullptr ? "" : v;
 }
 
-Result<Welcome> ParseWelcome(const ptl::Frame& reply, bool tool) {
+Result<Welcome> ParseWelcome(ptl::Frame& reply, const wire::Hello& hello) {
   auto fields = wire::DecodeFields(reply.payload);
   if (!fields.ok()) return fields.status();
   if (fields->empty()) return Status(PMIX_ERR_UNPACK_FAILURE);
@@ -38,10 +40,17 @@ Result<Welcome> ParseWelcome(const ptl::Frame& reply, bool tool) {
                                                    body.size()));
   w.server = r.Proc();
   w.hostname = r.String();
-  w.registration = r.InfoArray();
   w.nlocalprocs = r.I32();
   w.gds = r.String();
-  if (tool) w.assigned = r.Proc();
+  if (!r.status().ok()) return r.status();
+  auto image = wire::UnpackImage(r, reply.fds, hello.nspace);
+  if (!image.ok()) {
+    output::Error("client", "the job data the server sent is not usable: %s",
+                  PMIx_Error_string(image.status().code()));
+    return image.status();
+  }
+  w.image = std::move(*image);
+  if (hello.role == "tool") w.assigned = r.Proc();
   if (!r.status().ok()) return r.status();
   return w;
 }
@@ -105,7 +114,7 @@ Result<Connected> ConnectToServer(const wire::Hello& hello, const std::string& u
     PMIX_RETURN_IF_ERROR(ptl::SendFrame(c.fd.get(), frame, timeout));
     auto reply = ptl::RecvFrame(c.fd.get(), c.reader, timeout);
     if (!reply.ok()) return reply.status();
-    auto welcome = ParseWelcome(*reply, hello.role == "tool");
+    auto welcome = ParseWelcome(*reply, hello);
     if (!welcome.ok()) return welcome.status();
     c.welcome = std::move(*welcome);
     return c;
@@ -131,17 +140,14 @@ Result<std::unique_ptr<Client>> NewClientState(const pmix_proc_t& me, const Welc
   auto cache = gds::Store::Create(*module);
   if (!cache.ok()) return cache.status();
   c->cache = std::move(*cache);
-  // A tool's welcome carries no job: its own job info is that of a job of one.
-  wire::Infos single;
-  if (w == nullptr || w->assigned) {
-    auto job = JobOfOne(c->hostname);
-    if (!job.ok()) return job.status();
-    single = std::move(*job);
+  if (w != nullptr && !w->assigned) {
+    if (w->image != nullptr) c->cache.AttachImage(w->image);  // the server's image, read in place
+    return c;
   }
-  bool own_job = w != nullptr && !w->assigned;
-  auto registration = own_job ? w->registration.view() : single.view();
-  auto ingested = jobinfo::Ingest(c->cache, me.nspace, own_job ? w->nlocalprocs : 1,
-                                  registration, jobinfo::Context{c->hostname});
+  // A tool's welcome carries no job: its own job info is that of a job of one.
+  auto job = JobOfOne(c->hostname);
+  if (!job.ok()) return job.status();
+  auto ingested = jobinfo::Ingest(c->cache, me.nspace, 1, job->view(), jobinfo::Context{c->hostname});
   if (!ingested.ok()) return ingested.status();
   return c;
 }

@@ -36,9 +36,11 @@ struct Welcome {
   const pmix_bfrops_module_t* codec = nullptr;
   pmix_proc_t server{};
   std::string hostname;
-  wire::Infos registration;  // the job's info (a client), empty for a tool
   int nlocalprocs = 0;
   std::string gds;
+  // The job-data image of the client's namespace (src/wire/job_image.h);
+  // nullptr for a PMIX_REGISTER_NODATA namespace and for a tool.
+  std::shared_ptr<const gds::Image> image;
   std::optional<pmix_proc_t> assigned;  // a tool: its identity, as the server admitted it
 };
 
@@ -65,8 +67,9 @@ Result<Connected> ConnectToServer(const wire::Hello& hello, const std::string& u
                                   std::chrono::milliseconds timeout);
 
 // Progress thread: a Client for `me` with an empty cache of the store the
-// welcome names (the default one without a welcome), the welcome's job
-// registration (or, without a server, a job of one) ingested into it.
+// welcome names (the default one without a welcome), the welcome's job-data
+// image attached to it (or, without a server and for a tool, the job info
+// of a job of one ingested into it).
 Result<std::unique_ptr<Client>> NewClientState(const pmix_proc_t& me, const Welcome* welcome);
 
 // Progress thread: makes `c` the process's client state (CurrentClient),

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "mca/gds/base/gds_base.h"
+#include "mca/gds/base/image.h"
 #include "src/client/client_modex.h"
 #include "pmix.h"
 #include "src/event/dispatcher.h"
@@ -111,11 +112,12 @@ void EventsOnServerLost(Client& client);               // client_events.cc
 void PutShutdown(Client& client);                      // client_put.cc
 // Sends the puts not yet committed (PMIx_Commit's work, progress thread).
 void CommitPending(Client& client);                    // client_put.cc
-// Another namespace's job info as its server sent it (the host's
-// registration) into the cache; marks the namespace fetched. The caller
-// holds cache_mu exclusively (client_get.cc).
-void IngestForeignJob(Client& client, const std::string& nspace, int nlocalprocs,
-                      std::span<const pmix_info_t> info);
+// Another namespace's job-data image as the server sent it
+// (src/wire/job_image.h: nullptr for a NODATA namespace, or the error that
+// made it unusable, which is logged) into the cache; marks the namespace
+// fetched. The caller holds cache_mu exclusively (client_get.cc).
+using ForeignImage = Result<std::shared_ptr<const gds::Image>>;
+void AttachForeignJob(Client& client, const std::string& nspace, ForeignImage image);
 // The job info records a connect (or group construction) reply carries
 // into the cache: the namespaces not known yet (client_connect.cc). Takes
 // cache_mu itself.

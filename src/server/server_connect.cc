@@ -18,6 +18,7 @@
 #include "src/server/server_fence.h"
 #include "src/server/server_group.h"
 #include "src/server/server_internal.h"
+#include "src/wire/job_image.h"
 
 namespace pmix::server {
 namespace {
@@ -57,9 +58,9 @@ pmix_server_connect_fn_t UpcallOf(const Server& s, ConnectKind kind) {
 }
 
 wire::Bytes ReplyBody(const pmix_bfrops_module_t* codec, pmix_status_t status,
-                      std::span<const JobInfoRecord> records) {
+                      std::span<const JobInfoRecord> records, std::vector<ptl::Fd>* fds) {
   wire::Writer w(codec);
-  Status packed = PackConnectReply(w, status, records);
+  Status packed = PackConnectReply(w, status, records, fds);
   auto body = packed.ok() ? w.Take() : Result<wire::Bytes>(packed);
   if (body.ok()) return std::move(*body);
   output::Error("server", "connect: cannot pack the reply: %s",
@@ -67,11 +68,33 @@ wire::Bytes ReplyBody(const pmix_bfrops_module_t* codec, pmix_status_t status,
   return StatusBody(codec, body.status().code());
 }
 
-// Every local participant gets the same answer.
+// Every local participant gets the same answer: images as descriptors to
+// those on a Unix socket (a body of their own, small), inline to others.
 void AnswerAll(const Tracker& t, pmix_status_t status, std::span<const JobInfoRecord> records) {
-  fence::AnswerAll(t, [&](const pmix_bfrops_module_t* codec) {
-    return ReplyBody(codec, status, records);
-  });
+  bool images = false;
+  for (const JobInfoRecord& rec : records) images = images || rec.image != nullptr;
+  if (!images) {
+    fence::AnswerAll(t, [&](const pmix_bfrops_module_t* codec) {
+      return ReplyBody(codec, status, records, nullptr);
+    });
+    return;
+  }
+  std::map<const pmix_bfrops_module_t*, wire::Bytes> inline_bodies;
+  for (const auto& [who, c] : t.contributions) {
+    auto peer = c.peer.lock();
+    if (peer == nullptr || peer->conn->closed()) continue;
+    const pmix_bfrops_module_t* codec = peer->conn->codec();
+    if (peer->conn->can_pass_fds()) {
+      std::vector<ptl::Fd> fds;
+      wire::Bytes body = ReplyBody(codec, status, records, &fds);
+      peer->conn->ReplyWithFds(c.request, body, std::move(fds)).ok();
+      continue;
+    }
+    auto it = inline_bodies.find(codec);
+    if (it == inline_bodies.end())
+      it = inline_bodies.emplace(codec, ReplyBody(codec, status, records, nullptr)).first;
+    peer->conn->Reply(c.request, it->second).ok();
+  }
 }
 
 // Ends a collective (whatever the reason) and answers its participants.
@@ -153,7 +176,7 @@ Result<Prepared> Prepare(Server& s, const Peer& peer, ConnectKind kind,
 }
 
 void Refuse(const PeerPtr& peer, const ptl::Frame& frame, pmix_status_t status) {
-  peer->conn->Reply(frame, ReplyBody(peer->conn->codec(), status, {})).ok();
+  peer->conn->Reply(frame, ReplyBody(peer->conn->codec(), status, {}, nullptr)).ok();
 }
 
 void HandleRequest(Server& s, const PeerPtr& peer, ptl::Frame&& frame, ConnectKind kind) {
@@ -204,24 +227,25 @@ std::vector<JobInfoRecord> JobInfoRecords(Server& s, std::span<const pmix_proc_t
     if (!seen.insert(name).second) continue;
     Namespace* ns = s.FindNamespace(name);
     if (ns == nullptr) continue;
-    auto copy = wire::Infos::CopyOf(ns->registration.view());
-    if (!copy.ok()) continue;  // the client can still fetch it with a get
-    out.push_back(JobInfoRecord{std::move(name), ns->nlocalprocs, std::move(*copy)});
+    out.push_back(JobInfoRecord{std::move(name), s.store.FindImage(ns->name)});
   }
   return out;
 }
 
 Status PackConnectReply(wire::Writer& w, pmix_status_t status,
-                        std::span<const JobInfoRecord> records) {
+                        std::span<const JobInfoRecord> records, std::vector<ptl::Fd>* fds) {
   w.Status(status);
   if (status != PMIX_SUCCESS) return w.status();
   w.U32(static_cast<uint32_t>(records.size()));
-  for (const JobInfoRecord& rec : records)
-    w.Str(rec.nspace).I32(rec.nlocalprocs).InfoArray(rec.info.view());
+  for (const JobInfoRecord& rec : records) {
+    w.Str(rec.nspace);
+    PMIX_RETURN_IF_ERROR(wire::PackImage(w, rec.image.get(), fds));
+  }
   return w.status();
 }
 
-pmix_status_t UnpackConnectReply(wire::Reader& r, std::vector<JobInfoRecord>* records) {
+pmix_status_t UnpackConnectReply(wire::Reader& r, std::vector<ptl::Fd>& fds,
+                                 std::vector<JobInfoRecord>* records) {
   pmix_status_t status = r.Status();
   if (!r.status().ok()) return r.status().code();
   if (status != PMIX_SUCCESS || r.AtEnd()) return status;
@@ -230,9 +254,11 @@ pmix_status_t UnpackConnectReply(wire::Reader& r, std::vector<JobInfoRecord>* re
   for (uint32_t i = 0; i < n && r.status().ok(); ++i) {
     JobInfoRecord rec;
     rec.nspace = r.String();
-    rec.nlocalprocs = r.I32();
-    rec.info = r.InfoArray();
-    if (r.status().ok()) records->push_back(std::move(rec));
+    if (!r.status().ok()) break;
+    auto image = wire::UnpackImage(r, fds, rec.nspace);
+    if (!image.ok()) return image.status().code();
+    rec.image = std::move(*image);
+    records->push_back(std::move(rec));
   }
   return r.status().ok() ? status : r.status().code();
 }

@@ -33,10 +33,11 @@
 //
 // Wire (wire::Msg::kConnect / kDisconnect, requests): body = procs,
 // info array directives. Reply: status; on success a connect's reply goes
-// on with u32 n, then n times: string nspace, i32 nlocalprocs, info array
-// (the host's registration of every participating namespace registered
-// here, so that the client can answer job-level gets about it locally,
-// as §12.2.1 promises for spawned jobs). A disconnect's reply has n = 0.
+// on with u32 n, then n times: string nspace, the namespace's job-data
+// image (src/wire/job_image.h: a descriptor to a client on a Unix socket)
+// -- of every participating namespace registered here, so that the client
+// can answer job-level gets about it locally, as §12.2.1 promises for
+// spawned jobs. A disconnect's reply has n = 0.
 //
 // Threads: everything here runs on the server's progress thread.
 #ifndef PMIXX_SRC_SERVER_SERVER_CONNECT_H
@@ -48,29 +49,35 @@
 
 #include "src/server/server_state.h"
 #include "src/server/server_upcall.h"
+#include "mca/gds/base/image.h"
 #include "src/wire/buffer.h"
 
 namespace pmix::server {
 
 enum class ConnectKind { kConnect, kDisconnect };
 
-// One namespace's job info as a connect reply carries it.
+// One namespace's job info as a connect reply carries it: its job-data
+// image (src/wire/job_image.h; nullptr for a NODATA namespace).
 struct JobInfoRecord {
   std::string nspace;
-  int nlocalprocs = 0;
-  wire::Infos info;
+  std::shared_ptr<const gds::Image> image;
 };
 
-// The registration of every namespace among `procs` that is registered
+// The job-data image of every namespace among `procs` that is registered
 // here, one record per namespace (first appearance first): what a
 // connect's reply carries, and a group construction's too.
 std::vector<JobInfoRecord> JobInfoRecords(Server& s, std::span<const pmix_proc_t> procs);
 
-// The reply body (see above); records only with PMIX_SUCCESS.
+// The reply body (see above); records only with PMIX_SUCCESS. fds: the
+// frame's descriptors when the peer can take them (else nullptr: images
+// inline).
 Status PackConnectReply(wire::Writer& w, pmix_status_t status,
-                        std::span<const JobInfoRecord> records);
-// Reads it back: the status, and the records into *records.
-pmix_status_t UnpackConnectReply(wire::Reader& r, std::vector<JobInfoRecord>* records);
+                        std::span<const JobInfoRecord> records, std::vector<ptl::Fd>* fds);
+// Reads it back: the status, and the records into *records (images taken
+// from the reply's descriptors fds). An unusable image fails the whole
+// reply with its status.
+pmix_status_t UnpackConnectReply(wire::Reader& r, std::vector<ptl::Fd>& fds,
+                                 std::vector<JobInfoRecord>* records);
 
 // The message handlers (kConnect, kDisconnect).
 void HandleConnect(Server& s, const PeerPtr& peer, ptl::Frame&& frame);

@@ -14,6 +14,7 @@
 #include "src/runtime/context.h"
 #include "src/server/server_get.h"
 #include "src/server/server_group.h"
+#include "src/wire/job_image.h"
 
 namespace pmix::server {
 namespace get {
@@ -232,10 +233,17 @@ void ReplyData(Server& s, const Request& req, pmix_rank_t owner) {
   if (!tail.ok()) return ReplyStatus(req, tail.status().code());
   wire::Writer w(conn->codec());
   w.Status(PMIX_SUCCESS).Bool(req.want_job && ns != nullptr);
-  if (req.want_job && ns != nullptr) w.I32(ns->nlocalprocs).InfoArray(ns->registration.view());
+  std::vector<ptl::Fd> fds;  // the job's image, shared with a local peer (job_image.h)
+  if (req.want_job && ns != nullptr) {
+    w.I32(ns->nlocalprocs);
+    Status packed = wire::PackImage(w, s.store.FindImage(ns->name).get(),
+                                    conn->can_pass_fds() ? &fds : nullptr);
+    if (!packed.ok()) return ReplyStatus(req, packed.code());
+  }
   auto head = w.Take();
   if (!head.ok()) return ReplyStatus(req, head.status().code());
-  conn->ReplyBody(req.reply_to, wire::Body(std::move(*head), std::move(*tail))).ok();
+  conn->ReplyBody(req.reply_to, wire::Body(std::move(*head), std::move(*tail)), std::move(fds))
+      .ok();
 }
 
 Result<std::shared_ptr<const wire::Bytes>> ForCodec(const pmix_bfrops_module_t* codec,

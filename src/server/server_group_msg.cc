@@ -27,7 +27,8 @@ Result<Request> UnpackRequest(wire::Reader& r) {
 Status PackReply(wire::Writer& w, pmix_status_t status, std::span<const pmix_info_t> results,
                  std::span<const JobInfoRecord> jobs, std::span<const wire::ProcData> data) {
   w.Status(status).InfoArray(results);
-  PMIX_RETURN_IF_ERROR(PackConnectReply(w, PMIX_SUCCESS, jobs));
+  // The members' job images go inline (no descriptors on group replies).
+  PMIX_RETURN_IF_ERROR(PackConnectReply(w, PMIX_SUCCESS, jobs, nullptr));
   wire::PackProcData(w, data);
   return w.status();
 }
@@ -39,7 +40,8 @@ Result<Reply> UnpackReply(wire::Reader& r) {
   if (r.AtEnd()) return reply;
   reply.results = r.InfoArray();
   if (!r.status().ok()) return r.status();
-  pmix_status_t rc = UnpackConnectReply(r, &reply.jobs);
+  std::vector<ptl::Fd> no_fds;
+  pmix_status_t rc = UnpackConnectReply(r, no_fds, &reply.jobs);
   if (rc != PMIX_SUCCESS) return Status(rc);
   auto data = wire::UnpackProcData(r);
   if (!data.ok()) return data.status();

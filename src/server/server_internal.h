@@ -31,12 +31,16 @@ bool AcceptablePsec(const std::string& psec);
 // an admitted peer goes live: its messages are routed, its loss handled,
 // it joins Server::peers;
 void ActivatePeer(Server& server, const std::shared_ptr<Peer>& peer);
-// the welcome: the body every role gets (server, hostname, its job's
-// registration or none, local procs, gds), which a role may extend, then
-// sent as the hello's reply; the events cached for it follow.
-void WriteWelcome(const Server& server, const Peer& peer, wire::Writer& w);
+// the welcome: the body every role gets (server, hostname, local procs,
+// gds, its namespace's job-data image or none -- src/wire/job_image.h: a
+// descriptor appended to *fds for a peer on a Unix socket), which a role
+// may extend, then sent as the hello's reply with those descriptors; the
+// events cached for it follow. A welcome that cannot be written closes
+// the connection.
+Status WriteWelcome(const Server& server, const Peer& peer, wire::Writer& w,
+                    std::vector<ptl::Fd>* fds);
 void SendWelcome(Server& server, const std::shared_ptr<Peer>& peer, const ptl::Frame& hello,
-                 wire::Writer& w);
+                 wire::Writer& w, std::vector<ptl::Fd> fds);
 
 // The environment PMIx_server_setup_fork gives every client (besides its
 // own name), built once the server listens: setup_fork reads it without

@@ -23,6 +23,7 @@
 #include "src/server/server_query.h"
 #include "src/server/server_spawn.h"
 #include "src/server/server_tool.h"
+#include "src/wire/job_image.h"
 #include "src/wire/protocol.h"
 
 namespace pmix::server {
@@ -76,25 +77,29 @@ void ActivatePeer(Server& s, const PeerPtr& peer) {
       });
 }
 
-void WriteWelcome(const Server& s, const Peer& peer, wire::Writer& w) {
+Status WriteWelcome(const Server& s, const Peer& peer, wire::Writer& w,
+                    std::vector<ptl::Fd>* fds) {
   auto gds_module = s.store.module();
-  if (peer.ns != nullptr) {
-    w.Proc(s.myproc).Str(s.hostname).InfoArray(peer.ns->registration.view());
-    w.I32(peer.ns->nlocalprocs);
-  } else {
-    w.Proc(s.myproc).Str(s.hostname).InfoArray({}).I32(0);
-  }
+  w.Proc(s.myproc).Str(s.hostname).I32(peer.ns != nullptr ? peer.ns->nlocalprocs : 0);
   w.Str(gds_module != nullptr ? gds_module->name : "hash");
+  // The namespace's image, built once at registration: its descriptor to a
+  // peer on a Unix socket (shared pages), else its bytes.
+  const gds::Image* image = peer.ns != nullptr ? s.store.FindImage(peer.ns->name).get() : nullptr;
+  return wire::PackImage(w, image, peer.conn->can_pass_fds() ? fds : nullptr);
 }
 
-void SendWelcome(Server& s, const PeerPtr& peer, const ptl::Frame& hello, wire::Writer& w) {
+void SendWelcome(Server& s, const PeerPtr& peer, const ptl::Frame& hello, wire::Writer& w,
+                 std::vector<ptl::Fd> fds) {
   auto body = w.Take();
   if (!body.ok()) {
     peer->conn->Close(body.status());
     return;
   }
   std::string text(body->begin(), body->end());
-  peer->conn->Reply(hello, wire::EncodeFields({"0", peer->conn->codec()->codec, text})).ok();
+  peer->conn
+      ->ReplyWithFds(hello, wire::EncodeFields({"0", peer->conn->codec()->codec, text}),
+                     std::move(fds))
+      .ok();
   EventsOnPeerConnected(s, peer);  // the events it missed (§10.1: the server caches them)
 }
 
@@ -112,8 +117,10 @@ void Welcome(Server& s, const PeerPtr& peer, const ptl::Frame& hello) {
   record->second.departed = PMIX_SUCCESS;
   ActivatePeer(s, peer);
   wire::Writer w(peer->conn->codec());
-  WriteWelcome(s, *peer, w);
-  SendWelcome(s, peer, hello, w);
+  std::vector<ptl::Fd> fds;
+  Status written = WriteWelcome(s, *peer, w, &fds);
+  if (!written.ok()) return peer->conn->Close(written);
+  SendWelcome(s, peer, hello, w, std::move(fds));
 }
 
 struct ConnectedCtx {

@@ -45,6 +45,25 @@ Result<wire::Infos> ResourcesFor(const Server& s, std::span<const pmix_info_t> i
   return out;
 }
 
+// What the host registered for a namespace so far: its image's host values
+// (image.h Registration()), empty when it has no image (new, or NODATA).
+Result<wire::Infos> Registered(const Server& s, std::string_view name) {
+  auto image = s.store.FindImage(name);
+  if (image == nullptr) return wire::Infos();
+  auto registration = image->Registration();
+  PMIX_RETURN_IF_ERROR(registration.status());
+  return wire::Infos::CopyOf(registration->view());
+}
+
+// Lays a namespace's job data out as its image, once, where every local
+// client can map it (the gds region module, e.g. shmem; else the heap).
+Result<jobinfo::Summary> IngestNamespace(Server& s, const std::string& name, int nlocalprocs,
+                                         std::span<const pmix_info_t> registration) {
+  auto medium = gds::RegionModule();
+  jobinfo::Context ctx{s.hostname, medium.ok() ? *medium : nullptr};
+  return jobinfo::Ingest(s.store, name, nlocalprocs, registration, ctx);
+}
+
 Status RegisterNamespace(Server& s, const std::string& name, int nlocalprocs,
                          std::span<const pmix_info_t> info) {
   auto combined = ResourcesFor(s, info);
@@ -58,15 +77,21 @@ Status RegisterNamespace(Server& s, const std::string& name, int nlocalprocs,
   for (const auto& k : server_keys->view()) {
     if (!HasKey(combined->view(), k)) PMIX_RETURN_IF_ERROR(combined->Append(k));
   }
-  jobinfo::Context ctx{s.hostname};
-  auto summary = jobinfo::Ingest(s.store, name, nlocalprocs, combined->view(), ctx);
+  // A re-registration adds to what was registered (a new generation of
+  // the image, which clients connected meanwhile receive).
+  wire::Infos accumulated;
+  if (s.FindNamespace(name) != nullptr) {
+    auto before = Registered(s, name);
+    if (!before.ok()) return before.status();
+    accumulated = std::move(*before);
+  }
+  for (const auto& i : combined->view()) PMIX_RETURN_IF_ERROR(accumulated.Append(i));
+  auto summary = IngestNamespace(s, name, nlocalprocs, accumulated.view());
   if (!summary.ok()) return summary.status();
   Namespace& ns = s.nspaces[name];
   ns.name = name;
   ns.nlocalprocs = nlocalprocs;
   ns.summary = std::move(*summary);
-  // A re-registration adds to what the clients receive.
-  for (const auto& i : combined->view()) PMIX_RETURN_IF_ERROR(ns.registration.Append(i));
   return Status();
 }
 
@@ -75,15 +100,18 @@ Status RegisterNamespace(Server& s, const std::string& name, int nlocalprocs,
 Status RegisterResources(Server& s, std::span<const pmix_info_t> info) {
   for (const auto& i : info) PMIX_RETURN_IF_ERROR(s.resources.Append(i));
   for (auto& [name, ns] : s.nspaces) {
+    if (ns.summary.nodata) continue;  // nothing stored for it, nothing to add to
+    auto registration = Registered(s, name);
+    if (!registration.ok()) return registration.status();
     wire::Infos added;
     for (const auto& i : info) {
-      if (!HasKey(ns.registration.view(), i)) PMIX_RETURN_IF_ERROR(added.Append(i));
+      if (!HasKey(registration->view(), i)) PMIX_RETURN_IF_ERROR(added.Append(i));
     }
     if (added.size() == 0) continue;
     // Ingestion is idempotent: the whole array again, so that what is
-    // derived sees everything, exactly as a client that connects later.
-    for (const auto& i : added.view()) PMIX_RETURN_IF_ERROR(ns.registration.Append(i));
-    auto summary = jobinfo::Ingest(s.store, name, ns.nlocalprocs, ns.registration.view(), {s.hostname});
+    // derived sees everything (a new generation of the image).
+    for (const auto& i : added.view()) PMIX_RETURN_IF_ERROR(registration->Append(i));
+    auto summary = IngestNamespace(s, name, ns.nlocalprocs, registration->view());
     if (!summary.ok()) return summary.status();
     ns.summary = std::move(*summary);
   }

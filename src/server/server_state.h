@@ -64,11 +64,12 @@ struct ClientRecord {
   pmix_status_t departed = PMIX_SUCCESS;
 };
 
-// A namespace the host registered (PMIx_server_register_nspace).
+// A namespace the host registered (PMIx_server_register_nspace). Its job
+// data is one image in the server's store (store.FindImage(name), built
+// in the gds region module's medium), which clients receive as it is.
 struct Namespace {
   std::string name;
   int nlocalprocs = 0;
-  wire::Infos registration;     // the host's info array, as given (sent to clients)
   jobinfo::Summary summary;     // job size, local ranks, nodes, ...
   std::map<pmix_rank_t, ClientRecord> clients;
   std::set<pmix_rank_t> committed;  // local ranks that committed at least once

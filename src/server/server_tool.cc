@@ -55,11 +55,13 @@ void Welcome(Server& s, const std::shared_ptr<Pending>& p) {
     s.tools.advertised[KeyOf(peer->proc)] = *uri;
   ActivatePeer(s, peer);
   wire::Writer w(peer->conn->codec());
-  WriteWelcome(s, *peer, w);
+  std::vector<ptl::Fd> fds;
+  Status written = WriteWelcome(s, *peer, w, &fds);
+  if (!written.ok()) return peer->conn->Close(written);
   w.Proc(peer->proc);
   output::Verbose("server", 2, "tool %s:%u connected (uid %u)", peer->proc.nspace, peer->proc.rank,
                   static_cast<unsigned>(peer->uid));
-  SendWelcome(s, peer, p->hello, w);
+  SendWelcome(s, peer, p->hello, w, std::move(fds));
 }
 
 void ToolConnectedDone(pmix_status_t status, pmix_proc_t* proc, void* cbdata) {

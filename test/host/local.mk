@@ -19,6 +19,7 @@ test_host_pmix_test_host_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
 
 PMIXX_TEST_CLIENTS = \
 	test/host/clients/client_basic \
+	test/host/clients/client_image \
 	test/host/clients/client_modex \
 	test/host/clients/client_events \
 	test/host/clients/client_abort \
@@ -36,6 +37,10 @@ test_host_clients_client_credential_SOURCES = test/host/clients/client_credentia
 test_host_clients_client_credential_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 test_host_clients_client_credential_LDADD = src/libpmix.la
 test_host_clients_client_credential_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
+test_host_clients_client_image_SOURCES = test/host/clients/client_image.c test/host/clients/client_util.h
+test_host_clients_client_image_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
+test_host_clients_client_image_LDADD = src/libpmix.la
+test_host_clients_client_image_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
 test_host_clients_client_basic_SOURCES = test/host/clients/client_basic.c test/host/clients/client_util.h
 test_host_clients_client_basic_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 test_host_clients_client_basic_LDADD = src/libpmix.la
@@ -76,7 +81,8 @@ PMIXX_INTEGRATION_TESTS = \
 	test/integration/lost_server.sh \
 	test/integration/bad_peer.sh \
 	test/integration/wrong_uid.sh \
-	test/integration/tcp.sh
+	test/integration/tcp.sh \
+	test/integration/image.sh
 TESTS += $(PMIXX_INTEGRATION_TESTS)
 EXTRA_DIST += $(PMIXX_INTEGRATION_TESTS) test/integration/common.sh test/integration/README.md
 # Process groups through the test host (test/integration/group.sh).

@@ -10,6 +10,7 @@
 
 #include "mca/bfrops/base/bfrops_base.h"
 #include "pmix.h"
+#include "src/jobinfo/jobinfo.h"
 #include "src/server/server_connect.h"
 #include "src/server/server_spawn.h"
 
@@ -31,14 +32,29 @@ class ConnectSpawnWire : public ::testing::Test {
     return bytes.ok() ? *bytes : wire::Bytes{};
   }
   const pmix_bfrops_module_t* codec_ = nullptr;
+  std::vector<ptl::Fd> no_fds_;
 };
 
+// A record with the image of a job of `size` procs on this node.
 JobInfoRecord Record(const char* nspace, int nlocal, uint32_t size) {
   JobInfoRecord rec;
   rec.nspace = nspace;
-  rec.nlocalprocs = nlocal;
-  EXPECT_TRUE(rec.info.Add(PMIX_JOB_SIZE, &size, PMIX_UINT32).ok());
+  wire::Infos info;
+  EXPECT_TRUE(info.Add(PMIX_JOB_SIZE, &size, PMIX_UINT32).ok());
+  auto store = gds::Store::Create(gds::Default().value());
+  EXPECT_TRUE(store.ok());
+  if (!store.ok()) return rec;
+  EXPECT_TRUE(jobinfo::Ingest(*store, nspace, nlocal, info.view(), {"node0"}).ok());
+  rec.image = store->FindImage(nspace);
   return rec;
+}
+
+uint32_t JobSize(const JobInfoRecord& rec) {
+  if (rec.image == nullptr) return 0;
+  pmix_proc_t job;
+  PMIx_Load_procid(&job, rec.nspace.c_str(), PMIX_RANK_WILDCARD);
+  auto v = rec.image->FetchValue(job, gds::Where::Job(), PMIX_JOB_SIZE);
+  return v.ok() ? (*v)->data.uint32 : 0;
 }
 
 TEST_F(ConnectSpawnWire, ConnectReplyCarriesJobInfoOnSuccess) {
@@ -46,17 +62,29 @@ TEST_F(ConnectSpawnWire, ConnectReplyCarriesJobInfoOnSuccess) {
   in.push_back(Record("parent", 2, 4));
   in.push_back(Record("child", 0, 3));
   wire::Bytes body =
-      Body([&](wire::Writer& w) { ASSERT_TRUE(PackConnectReply(w, PMIX_SUCCESS, in).ok()); });
+      Body([&](wire::Writer& w) { ASSERT_TRUE(PackConnectReply(w, PMIX_SUCCESS, in, nullptr).ok()); });
   wire::Reader r(codec_, body);
   std::vector<JobInfoRecord> out;
-  ASSERT_EQ(UnpackConnectReply(r, &out), PMIX_SUCCESS);
+  ASSERT_EQ(UnpackConnectReply(r, no_fds_, &out), PMIX_SUCCESS);
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[1].nspace, "child");
-  EXPECT_EQ(out[1].nlocalprocs, 0);
-  ASSERT_EQ(out[1].info.size(), 1u);
-  EXPECT_STREQ(out[1].info.view()[0].key, PMIX_JOB_SIZE);
-  EXPECT_EQ(out[1].info.view()[0].value.data.uint32, 3u);
+  ASSERT_NE(out[1].image, nullptr);
+  EXPECT_EQ(out[1].image->meta().nlocalprocs, 0);
+  EXPECT_EQ(JobSize(out[1]), 3u);
+  EXPECT_EQ(JobSize(out[0]), 4u);
   EXPECT_TRUE(r.AtEnd());
+}
+
+TEST_F(ConnectSpawnWire, AnImageOfAnotherNamespaceIsRefused) {
+  std::vector<JobInfoRecord> in;
+  in.push_back(Record("parent", 2, 4));
+  in[0].nspace = "impostor";
+  wire::Bytes body = Body(
+      [&](wire::Writer& w) { ASSERT_TRUE(PackConnectReply(w, PMIX_SUCCESS, in, nullptr).ok()); });
+  wire::Reader r(codec_, body);
+  std::vector<JobInfoRecord> out;
+  EXPECT_EQ(UnpackConnectReply(r, no_fds_, &out), PMIX_ERR_BAD_PARAM);
+  EXPECT_TRUE(out.empty());
 }
 
 TEST_F(ConnectSpawnWire, FailedOrStatusOnlyRepliesHaveNoRecords) {
@@ -64,10 +92,10 @@ TEST_F(ConnectSpawnWire, FailedOrStatusOnlyRepliesHaveNoRecords) {
   in.push_back(Record("x", 1, 1));
   for (pmix_status_t st : {PMIX_ERR_TIMEOUT, PMIX_ERR_PROC_TERM_WO_SYNC, PMIX_ERR_NOT_SUPPORTED}) {
     wire::Bytes body =
-        Body([&](wire::Writer& w) { ASSERT_TRUE(PackConnectReply(w, st, in).ok()); });
+        Body([&](wire::Writer& w) { ASSERT_TRUE(PackConnectReply(w, st, in, nullptr).ok()); });
     wire::Reader r(codec_, body);
     std::vector<JobInfoRecord> out;
-    EXPECT_EQ(UnpackConnectReply(r, &out), st);
+    EXPECT_EQ(UnpackConnectReply(r, no_fds_, &out), st);
     EXPECT_TRUE(out.empty());
     EXPECT_TRUE(r.AtEnd());
   }
@@ -75,7 +103,7 @@ TEST_F(ConnectSpawnWire, FailedOrStatusOnlyRepliesHaveNoRecords) {
   wire::Bytes bare = Body([](wire::Writer& w) { w.Status(PMIX_SUCCESS); });
   wire::Reader r(codec_, bare);
   std::vector<JobInfoRecord> out;
-  EXPECT_EQ(UnpackConnectReply(r, &out), PMIX_SUCCESS);
+  EXPECT_EQ(UnpackConnectReply(r, no_fds_, &out), PMIX_SUCCESS);
   EXPECT_TRUE(out.empty());
 }
 
@@ -83,14 +111,14 @@ TEST_F(ConnectSpawnWire, TruncatedOrAbsurdConnectRepliesAreRefused) {
   std::vector<JobInfoRecord> in;
   in.push_back(Record("parent", 2, 4));
   wire::Bytes body =
-      Body([&](wire::Writer& w) { ASSERT_TRUE(PackConnectReply(w, PMIX_SUCCESS, in).ok()); });
+      Body([&](wire::Writer& w) { ASSERT_TRUE(PackConnectReply(w, PMIX_SUCCESS, in, nullptr).ok()); });
   wire::Bytes cut(body.begin(), body.end() - 3);
   wire::Reader r(codec_, cut);
   std::vector<JobInfoRecord> out;
-  EXPECT_NE(UnpackConnectReply(r, &out), PMIX_SUCCESS);
+  EXPECT_NE(UnpackConnectReply(r, no_fds_, &out), PMIX_SUCCESS);
   wire::Bytes many = Body([](wire::Writer& w) { w.Status(PMIX_SUCCESS).U32(0xffffffffu); });
   wire::Reader r2(codec_, many);
-  EXPECT_EQ(UnpackConnectReply(r2, &out), PMIX_ERR_UNPACK_FAILURE);
+  EXPECT_EQ(UnpackConnectReply(r2, no_fds_, &out), PMIX_ERR_UNPACK_FAILURE);
 }
 
 Apps TwoApps() {

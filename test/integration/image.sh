@@ -1,0 +1,33 @@
+#!/bin/sh
+# The job-data image in the welcome (src/wire/job_image.h): local clients
+# on the Unix socket map the server's sealed memfd (one mapping, no
+# descriptor kept, no name in /dev/shm or the tmpdir), clients of a
+# PMIX_MCA_gds=hash server or on TCP get the bytes inline; all three answer
+# every job-level and derived key the same (dumps compared), also for a
+# second node's ranks; another namespace's image comes in a get reply.
+. "$(dirname "$0")/common.sh"
+ours_only "gds/shmem and the image transfer are pmixx's"
+mkdir -p "$work/shared" "$work/hash" "$work/tcp"
+PMIXX_IMAGE_FOREIGN=1 PMIXX_IMAGE_DUMP="$work/shared" \
+    run_host image-shared -n 4 --remote-procs 2 --extra-nspace --timeout 60 -- \
+    "$clients/client_image" shared
+PMIX_MCA_gds=hash PMIXX_IMAGE_FOREIGN=1 PMIXX_IMAGE_DUMP="$work/hash" \
+    run_host image-hash -n 4 --remote-procs 2 --extra-nspace --timeout 60 -- \
+    "$clients/client_image" inline
+PMIXX_IMAGE_FOREIGN=1 PMIXX_IMAGE_DUMP="$work/tcp" \
+    run_host image-tcp -n 4 --tcp --remote-procs 2 --extra-nspace --timeout 60 -- \
+    "$clients/client_image" inline
+for r in 0 1 2 3; do
+    [ -s "$work/shared/$r" ] || { fail "rank $r wrote no dump"; continue; }
+    # the job id is the namespace, unique per run
+    grep -v "pmix.jobid" "$work/shared/$r" > "$work/shared.$r"
+    for mode in hash tcp; do
+        grep -v "pmix.jobid" "$work/$mode/$r" > "$work/$mode.$r"
+        if ! diff "$work/shared.$r" "$work/$mode.$r" > "$work/diff.$mode.$r" 2>&1; then
+            fail "rank $r: shmem and $mode answer differently"
+            sed 's/^/    | /' "$work/diff.$mode.$r" | head -20
+        fi
+    done
+done
+grep -q "pmix.hname: " "$work/shared/0" || fail "no hostname in the dump"
+finish
