@@ -125,6 +125,8 @@ void OnServerMessage(const pmix_bfrops_module_t* codec, ptl::Frame&& frame) {
     HandleEvent(*g_client, codec, std::move(frame));
   else if (frame.type == static_cast<uint16_t>(wire::Msg::kIof))
     iof::OnIofFrame(codec, std::move(frame));
+  else if (frame.type == static_cast<uint16_t>(wire::Msg::kJobUpdate))
+    HandleJobUpdate(*g_client, codec, std::move(frame));
 }
 
 Client* CurrentClient() { return g_client; }

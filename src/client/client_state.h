@@ -70,7 +70,11 @@ struct Client {
   // Caller-thread reads (the Get fast path, client_get.cc): the progress
   // thread takes cache_mu exclusively around every write to the cache;
   // a reader on another thread takes it shared. Reads on the progress
-  // thread need no lock (nobody else writes).
+  // thread need no lock (nobody else writes). A new generation of a job
+  // image (client_job_update.cc) is swapped in the same way: the old image
+  // is released under the exclusive lock, so no reader is inside it when
+  // its memory goes; a reader copies what it found before it unlocks
+  // (values handed out never point into an image).
   mutable std::shared_mutex cache_mu;
   // Puts/stores posted but not yet in the cache: while non-zero a reader
   // on another thread could see an older value, so it takes the slow path.
@@ -106,6 +110,8 @@ void PostToClient(std::function<void(Client&)> fn, std::function<void(Status)> g
 // `codec`: the one of the connection the frame came on.
 void HandleEvent(Client& client, const pmix_bfrops_module_t* codec,
                  ptl::Frame&& frame);                  // client_events.cc
+// A newer generation of a namespace's job-data image (client_job_update.cc).
+void HandleJobUpdate(Client& client, const pmix_bfrops_module_t* codec, ptl::Frame&& frame);
 // The server connection was lost (PMIX_ERR_LOST_CONNECTION event etc.).
 void EventsOnServerLost(Client& client);               // client_events.cc
 // PMIx_Finalize: drop pending state before the connection closes.

@@ -8,7 +8,7 @@ src_libpmix_core_la_SOURCES += \
 src_libpmix_core_la_SOURCES += src/client/client_fence.cc src/client/client_modex.cc src/client/client_modex.h
 # Put/Commit/Get (h6).
 src_libpmix_core_la_SOURCES += \
-	src/client/client_put.cc src/client/client_get.cc \
+	src/client/client_put.cc src/client/client_get.cc src/client/client_job_update.cc \
 	src/client/get_rules.cc src/client/get_rules.h
 if HAVE_GTEST
 check_PROGRAMS += test/unit/client/get_rules_tests

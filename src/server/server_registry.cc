@@ -20,6 +20,7 @@
 #include "src/server/server_internal.h"
 #include "src/server/server_job_control.h"
 #include "src/server/server_topology.h"
+#include "src/server/server_job_update.h"
 
 namespace pmix::server {
 namespace {
@@ -80,7 +81,8 @@ Status RegisterNamespace(Server& s, const std::string& name, int nlocalprocs,
   // A re-registration adds to what was registered (a new generation of
   // the image, which clients connected meanwhile receive).
   wire::Infos accumulated;
-  if (s.FindNamespace(name) != nullptr) {
+  bool again = s.FindNamespace(name) != nullptr;
+  if (again) {
     auto before = Registered(s, name);
     if (!before.ok()) return before.status();
     accumulated = std::move(*before);
@@ -92,11 +94,12 @@ Status RegisterNamespace(Server& s, const std::string& name, int nlocalprocs,
   ns.name = name;
   ns.nlocalprocs = nlocalprocs;
   ns.summary = std::move(*summary);
+  if (again) PushJobImage(s, ns);
   return Status();
 }
 
-// New resources reach the namespaces already registered too (stored now;
-// their clients that connect later receive them with the registration).
+// New resources reach the namespaces already registered too (a new
+// generation of their images, pushed to their connected clients).
 Status RegisterResources(Server& s, std::span<const pmix_info_t> info) {
   for (const auto& i : info) PMIX_RETURN_IF_ERROR(s.resources.Append(i));
   for (auto& [name, ns] : s.nspaces) {
@@ -114,6 +117,7 @@ Status RegisterResources(Server& s, std::span<const pmix_info_t> info) {
     auto summary = IngestNamespace(s, name, ns.nlocalprocs, registration->view());
     if (!summary.ok()) return summary.status();
     ns.summary = std::move(*summary);
+    PushJobImage(s, ns);
   }
   return Status();
 }

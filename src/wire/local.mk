@@ -17,8 +17,9 @@ test_unit_wire_wire_tests_SOURCES = \
 	test/unit/wire/proc_data_test.cc \
 	test/unit/wire/proc_data_region_test.cc \
 	test/unit/wire/connection_test.cc \
-	test/unit/wire/buffer_limits_test.cc
-	test/unit/wire/rendezvous_test.cc
+	test/unit/wire/buffer_limits_test.cc \
+	test/unit/wire/rendezvous_test.cc \
+	test/unit/wire/job_image_test.cc
 test_unit_wire_wire_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
 test_unit_wire_wire_tests_LDFLAGS = -pthread
 endif

@@ -52,6 +52,9 @@ enum class Msg : uint16_t {
   kProcessSet = 23,
   kIof = 24,
   kFabric = 40,        // request: u32 operation, directives (server_fabric.h)
+  // one-way, server -> client: a new generation of a namespace's job-data
+  // image (string nspace, the image as in src/wire/job_image.h)
+  kJobUpdate = 41,
 };
 
 // The codec-independent encoding of the hello: u32 count, then per field

@@ -38,6 +38,7 @@ typedef struct {
     int tcp;
     int connected1_only;   /* set only the v1 client_connected upcall */
     int extra_nspace;      /* register a second namespace <nspace>-x (2 procs, none here) */
+    int update_job;        /* --update-job: register_resources once every client connected */
     const char *without_upcalls; /* --without-upcalls: optional upcalls left NULL (allocate,monitor) */
     int tool_support;      /* --tool-support: tools may connect (tool + session rendezvous files) */
     int system_support;    /* --system-support: also the system rendezvous file */
@@ -129,6 +130,10 @@ void HostKillAll(void);
 int HostDeregisterJob(void);
 /* --extra-nspace: registers / deregisters <nspace>-x (job info only). */
 int HostRegisterExtraJob(void);
+/* --update-job: waits until every local client connected, then registers
+ * the resource test.job.update = "generation-2" (a new generation of the
+ * job data for connected clients). 0 on success. */
+int HostUpdateJob(void);
 void HostDeregisterExtraJob(void);
 
 /* The second node (host_peer.c). HostPeerStart forks the peer host (same

@@ -347,6 +347,25 @@ int HostRegisterExtraJob(void) {
     return rc == PMIX_SUCCESS ? 0 : -1;
 }
 
+int HostUpdateJob(void) {
+    const struct timespec tick = {0, 10000000L};
+    for (int i = 0; i < host_opts.timeout_sec * 100; ++i) {
+        pthread_mutex_lock(&host_state.lock);
+        int connected = host_state.connected;
+        pthread_mutex_unlock(&host_state.lock);
+        if (connected >= host_opts.nprocs) break;
+        nanosleep(&tick, NULL);
+    }
+    pmix_info_t info;
+    PMIX_INFO_LOAD(&info, "test.job.update", "generation-2", PMIX_STRING);
+    OpWait w = {0, PMIX_SUCCESS};
+    pmix_status_t rc = PMIx_server_register_resources(&info, 1, OpDone, &w);
+    rc = Complete(rc, &w, "PMIx_server_register_resources");
+    PMIX_INFO_DESTRUCT(&info);
+    if (rc != PMIX_SUCCESS) HostLog("registering resources: %s", PMIx_Error_string(rc));
+    return rc == PMIX_SUCCESS ? 0 : -1;
+}
+
 void HostDeregisterExtraJob(void) {
     char name[PMIX_MAX_NSLEN + 1];
     ExtraNspace(name, sizeof name);

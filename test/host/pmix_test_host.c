@@ -52,6 +52,8 @@ static const char kUsage[] =
     "  --finalizes N        each client initializes and finalizes N times (default 1)\n"
     "  --resources          print the server's descriptors and RSS before the clients\n"
     "                       start and once they are gone (a 'resources' line)\n"
+    "  --update-job         once all clients connected, register the resource\n"
+    "                       test.job.update=generation-2 (clients see it)\n"
     "  -v                   verbose\n"
     "Client exit codes: 0 ok, 2 PMIx_Init failed, anything else a failure.\n";
 
@@ -163,6 +165,8 @@ static int ParseOptions(int argc, char **argv) {
             host_opts.tool_cmd = argv[++i];
         } else if (strcmp(a, "--report-uri") == 0 && i + 1 < argc) {
             host_opts.report_uri = argv[++i];
+        } else if (strcmp(a, "--update-job") == 0) {
+            host_opts.update_job = 1;
         } else if (strcmp(a, "--without-upcalls") == 0 && i + 1 < argc) {
             host_opts.without_upcalls = argv[++i];
         } else if (strcmp(a, "--resources") == 0) {
@@ -424,6 +428,8 @@ static int RunHost(void) {
     if (bad || HostLaunchClients() != 0 || HostLaunchTool() != 0) {
         HostKillAll();
         HostKillTool();
+        bad = 1;
+    } else if (host_opts.update_job && HostUpdateJob() != 0) {
         bad = 1;
     }
     bad += HostWaitClients();

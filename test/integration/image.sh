@@ -4,7 +4,8 @@
 # descriptor kept, no name in /dev/shm or the tmpdir), clients of a
 # PMIX_MCA_gds=hash server or on TCP get the bytes inline; all three answer
 # every job-level and derived key the same (dumps compared), also for a
-# second node's ranks; another namespace's image comes in a get reply.
+# second node's ranks; another namespace's image comes in a get reply;
+# a new generation after the clients connected reaches them.
 . "$(dirname "$0")/common.sh"
 ours_only "gds/shmem and the image transfer are pmixx's"
 mkdir -p "$work/shared" "$work/hash" "$work/tcp"
@@ -30,4 +31,12 @@ for r in 0 1 2 3; do
     done
 done
 grep -q "pmix.hname: " "$work/shared/0" || fail "no hostname in the dump"
+# Updates: register_resources after the clients connected reaches them as
+# a new image (descriptor, inline over TCP and from a hash server).
+PMIXX_IMAGE_UPDATE=1 run_host image-update -n 4 --update-job --timeout 60 -- \
+    "$clients/client_image" shared
+PMIXX_IMAGE_UPDATE=1 run_host image-update-tcp -n 2 --tcp --update-job --timeout 60 -- \
+    "$clients/client_image" inline
+PMIX_MCA_gds=hash PMIXX_IMAGE_UPDATE=1 run_host image-update-hash -n 2 --update-job \
+    --timeout 60 -- "$clients/client_image" inline
 finish

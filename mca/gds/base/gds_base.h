@@ -119,6 +119,13 @@ class Store {
   // value). Session fetches look in every image, newest first.
   // AttachImage replaces the namespace's image (a new generation);
   // Remove of a whole namespace detaches it.
+  // Replacing or detaching drops the store's reference: the old image's
+  // memory goes when the last shared_ptr (FindImage's, or a region
+  // mapping's owner) does. Like everything here, it needs the store's one
+  // thread at a time: a caller with concurrent readers (the client's Get
+  // fast path) swaps under its exclusive lock and reads under its shared
+  // lock, copying values out before unlocking (fetches return copies);
+  // images are immutable, so a reader holding one needs no lock at all.
   void AttachImage(std::shared_ptr<const Image> image);
   std::shared_ptr<const Image> FindImage(std::string_view nspace) const;
   void DetachImage(std::string_view nspace);

@@ -13,7 +13,9 @@
  * script compares the dumps of a shmem, a hash and a TCP run). With
  * PMIXX_IMAGE_FOREIGN=1 it also reads the job data of <nspace>-x (the
  * host's --extra-nspace), which comes in a get reply (a second mapping
- * in shared mode).
+ * in shared mode). With PMIXX_IMAGE_UPDATE=1 it waits for the host's
+ * --update-job resource to appear (a new image generation pushed to it;
+ * the old one unmapped).
  */
 #include "test/host/clients/client_util.h" /* first: it sets _GNU_SOURCE */
 
@@ -146,6 +148,27 @@ int main(int argc, char **argv) {
         mapped = RegionMappings();
         CHECK(shared ? mapped == 2 : mapped == 0, "%d region mappings after a foreign get", mapped);
         CHECK(MemfdDescriptors() == 0, "memfd descriptors kept after a foreign get");
+    }
+    const char *update = getenv("PMIXX_IMAGE_UPDATE");
+    if (update != NULL && *update == '1') {
+        /* The host registers a resource once everyone connected: it comes
+         * as a new image, without asking (bounded: 20 s). */
+        pmix_proc_t job = ProcOf(PMIX_RANK_WILDCARD);
+        pmix_value_t *v = NULL;
+        const struct timespec tick = {0, 10000000L};
+        pmix_status_t rc = PMIX_ERR_NOT_FOUND;
+        for (int i = 0; i < 2000 && rc != PMIX_SUCCESS; ++i) {
+            rc = PMIx_Get(&job, "test.job.update", NULL, 0, &v);
+            if (rc != PMIX_SUCCESS) nanosleep(&tick, NULL);
+        }
+        CHECK_RC(rc, PMIX_SUCCESS, "Get(test.job.update) after the update");
+        CHECK(v->type == PMIX_STRING && strcmp(v->data.string, "generation-2") == 0,
+              "test.job.update");
+        PMIX_VALUE_RELEASE(v);
+        CHECK(GetU32(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE) == size, "job size after the update");
+        mapped = RegionMappings();
+        CHECK(shared ? mapped == 1 : mapped == 0, "%d region mappings after the update", mapped);
+        CHECK(MemfdDescriptors() == 0, "memfd descriptors kept after the update");
     }
     Note("image %s ok (%d mappings)", argv[1], mapped);
     ClientFinalize();
