@@ -196,7 +196,6 @@ TEST_F(GroupMsg, ReplyRoundTripsAndAStatusAloneReadsAsThatStatus) {
   ASSERT_TRUE(results.Add(PMIX_GROUP_CONTEXT_ID, &cid, PMIX_SIZE).ok());
   std::vector<server::JobInfoRecord> jobs(1);
   jobs[0].nspace = "other";
-  jobs[0].nlocalprocs = 2;
   std::vector<wire::ProcData> data(1);
   data[0].proc = P("other", 1);
   uint64_t x = 7;
@@ -212,6 +211,7 @@ TEST_F(GroupMsg, ReplyRoundTripsAndAStatusAloneReadsAsThatStatus) {
   EXPECT_EQ(back->results.size(), 1u);
   ASSERT_EQ(back->jobs.size(), 1u);
   EXPECT_EQ(back->jobs[0].nspace, "other");
+  EXPECT_EQ(back->jobs[0].image, nullptr);  // no image: a NODATA job
   ASSERT_EQ(back->data.size(), 1u);
   EXPECT_EQ(back->data[0].kvs.size(), 1u);
 
