@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "mca/ptl/base/fd_passing.h"
 #include "mca/ptl/base/frame.h"
 #include "mca/ptl/base/ptl_base.h"
 #include "pmix.h"
@@ -103,13 +104,16 @@ long Greet(int fd, pmix_rank_t rank) {
   if (!WriteFrame(fd, static_cast<uint16_t>(pmix::wire::Msg::kHello), 1, hello.data(),
                   hello.size()))
     return -1;
-  FrameReader reader(size_t{64} << 20);
+  // The welcome may carry the job image's descriptor (src/wire/job_image.h).
+  FrameReader reader(size_t{64} << 20, pmix::ptl::kMaxFrameFds);
   for (int pass = 0; pass < 20000; ++pass) {
     Engine()->RunOnce();
     uint8_t buf[65536];
-    ssize_t n = ::recv(fd, buf, sizeof buf, MSG_DONTWAIT);
-    if (n == 0) return -1;
-    if (n > 0 && !reader.Feed({buf, static_cast<size_t>(n)}).ok()) return -1;
+    std::vector<pmix::ptl::Fd> fds;
+    bool truncated = false;
+    ssize_t n = pmix::ptl::RecvWithFds(fd, buf, reader.max_fds(), &fds, &truncated);
+    if (n == 0 || truncated) return -1;
+    if (n > 0 && !reader.Feed({buf, static_cast<size_t>(n)}, std::move(fds)).ok()) return -1;
     if (auto f = reader.Pop()) {
       auto fields = pmix::wire::DecodeFields(f->payload);
       if (!fields.ok() || fields->empty()) return -1;
