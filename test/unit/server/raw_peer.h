@@ -77,7 +77,8 @@ inline std::string RegisterJob(const char* nspace, int nprocs) {
 
 class RawPeer {
  public:
-  RawPeer() : reader_(size_t{1} << 30) {}
+  // The welcome may carry the job image's descriptor (src/wire/job_image.h).
+  RawPeer() : reader_(size_t{1} << 30, ptl::kMaxFrameFds) {}
 
   bool Connect(const std::string& uri) {
     auto fd = ptl::Connect(uri, std::chrono::seconds(10));
