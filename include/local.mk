@@ -3,6 +3,7 @@ include_HEADERS += \
 	include/pmix_common.h \
 	include/pmix_constants.h \
 	include/pmix_deprecated.h \
+	include/pmix_inline.h \
 	include/pmix_server.h \
 	include/pmix_tool.h
 nodist_include_HEADERS += include/pmix_version.h

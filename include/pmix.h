@@ -222,10 +222,10 @@ PMIX_EXPORT pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor,
 #define PMIx_Heartbeat()                                                   \
     do {                                                                   \
         pmix_info_t pmixx_beat_;                                           \
-        PMIx_Info_construct(&pmixx_beat_);                                 \
+        PMIX_INFO_CONSTRUCT(&pmixx_beat_);                                 \
         (void)PMIx_Info_load(&pmixx_beat_, PMIX_SEND_HEARTBEAT, NULL, PMIX_POINTER); \
         (void)PMIx_Process_monitor_nb(&pmixx_beat_, PMIX_SUCCESS, NULL, 0, NULL, NULL); \
-        PMIx_Info_destruct(&pmixx_beat_);                                  \
+        PMIX_INFO_DESTRUCT(&pmixx_beat_);                                  \
     } while (0)
 
 PMIX_EXPORT pmix_status_t PMIx_Log(const pmix_info_t data[], size_t ndata,

@@ -723,65 +723,67 @@ static inline size_t pmix_nslen(const char *src)
     return n;
 }
 
-static inline int pmix_argv_count(char **argv) { return PMIx_Argv_count(argv); }
+#include <pmix_inline.h>
+
+static inline int pmix_argv_count(char **argv) { return pmixx_argv_count(argv); }
 static inline pmix_status_t pmix_argv_append_nosize(char ***argv, const char *arg)
 {
-    return PMIx_Argv_append_nosize(argv, arg);
+    return pmixx_argv_insert(argv, 1, arg);
 }
 static inline pmix_status_t pmix_argv_prepend_nosize(char ***argv, const char *arg)
 {
-    return PMIx_Argv_prepend_nosize(argv, arg);
+    return pmixx_argv_insert(argv, 0, arg);
 }
 static inline pmix_status_t pmix_argv_append_unique_nosize(char ***argv, const char *arg)
 {
-    return PMIx_Argv_append_unique_nosize(argv, arg);
+    return pmixx_argv_append_unique(argv, arg);
 }
-static inline void pmix_argv_free(char **argv) { PMIx_Argv_free(argv); }
+static inline void pmix_argv_free(char **argv) { pmixx_argv_free(argv); }
 static inline char **pmix_argv_split_inter(const char *src_string, int delimiter,
                                            bool include_empty)
 {
-    return PMIx_Argv_split_inter(src_string, delimiter, include_empty);
+    return pmixx_argv_split(src_string, delimiter, include_empty);
 }
 static inline char **pmix_argv_split_with_empty(const char *src_string, int delimiter)
 {
-    return PMIx_Argv_split_with_empty(src_string, delimiter);
+    return pmixx_argv_split(src_string, delimiter, true);
 }
 static inline char **pmix_argv_split(const char *src_string, int delimiter)
 {
-    return PMIx_Argv_split(src_string, delimiter);
+    return pmixx_argv_split(src_string, delimiter, false);
 }
 static inline char *pmix_argv_join(char **argv, int delimiter)
 {
-    return PMIx_Argv_join(argv, delimiter);
+    return pmixx_argv_join(argv, delimiter);
 }
-static inline char **pmix_argv_copy(char **argv) { return PMIx_Argv_copy(argv); }
+static inline char **pmix_argv_copy(char **argv) { return pmixx_argv_copy(argv); }
 static inline pmix_status_t pmix_setenv(const char *name, const char *value, bool overwrite,
                                         char ***env)
 {
-    return PMIx_Setenv(name, value, overwrite, env);
+    return pmixx_setenv(name, value, overwrite, env);
 }
 static inline pmix_boolean_t pmix_check_true(const pmix_value_t *value)
 {
-    return PMIx_Value_true(value);
+    return pmixx_value_true(value);
 }
 static inline void pmix_proc_stats_free(pmix_proc_stats_t *p, size_t n)
 {
-    PMIx_Proc_stats_free(p, n);
+    pmixx_release(PMIX_PROC_STATS, p, n);
 }
 static inline void pmix_disk_stats_free(pmix_disk_stats_t *p, size_t n)
 {
-    PMIx_Disk_stats_free(p, n);
+    pmixx_release(PMIX_DISK_STATS, p, n);
 }
 static inline void pmix_net_stats_free(pmix_net_stats_t *p, size_t n)
 {
-    PMIx_Net_stats_free(p, n);
+    pmixx_release(PMIX_NET_STATS, p, n);
 }
 static inline void pmix_node_stats_free(pmix_node_stats_t *p, size_t n)
 {
-    PMIx_Node_stats_free(p, n);
+    pmixx_release(PMIX_NODE_STATS, p, n);
 }
-static inline void pmix_app_free(pmix_app_t *p, size_t n) { PMIx_App_free(p, n); }
-static inline void pmix_pdata_free(pmix_pdata_t *p, size_t n) { PMIx_Pdata_free(p, n); }
+static inline void pmix_app_free(pmix_app_t *p, size_t n) { pmixx_release(PMIX_APP, p, n); }
+static inline void pmix_pdata_free(pmix_pdata_t *p, size_t n) { pmixx_release(PMIX_PDATA, p, n); }
 
 /* ------------------------------------------------------------------------
  * Support macros
@@ -793,167 +795,177 @@ static inline void pmix_pdata_free(pmix_pdata_t *p, size_t n) { PMIx_Pdata_free(
     ((a) <= PMIX_EVENT_SYS_BASE && PMIX_EVENT_SYS_OTHER <= (a))
 
 /* Keys: a is an object with a "key" field (pmix_info_t*, pmix_pdata_t*). */
-#define PMIX_CHECK_KEY(a, b) PMIx_Check_key((a)->key, (b))
-#define PMIX_CHECK_RESERVED_KEY(a) PMIx_Check_reserved_key(a)
-#define PMIX_LOAD_KEY(a, b) PMIx_Load_key((char *)(a), (const char *)(b))
+#define PMIX_CHECK_KEY(a, b) (0 == strncmp((a)->key, (b), PMIX_MAX_KEYLEN))
+#define PMIX_CHECK_RESERVED_KEY(a) (0 == strncmp((a), "pmix", 4))
+#define PMIX_LOAD_KEY(a, b) pmixx_load_bounded((char *)(a), (const char *)(b), PMIX_MAX_KEYLEN)
 
 /* Namespaces and process ids. */
-#define PMIX_LOAD_NSPACE(a, b) PMIx_Load_nspace((char *)(a), (b))
-#define PMIX_CHECK_NSPACE(a, b) PMIx_Check_nspace((a), (b))
-#define PMIX_NSPACE_INVALID(a) PMIx_Nspace_invalid(a)
-#define PMIX_CHECK_RANK(a, b) PMIx_Check_rank((a), (b))
-#define PMIX_LOAD_PROCID(a, b, c) PMIx_Load_procid((a), (b), (c))
-#define PMIX_XFER_PROCID(a, b) PMIx_Xfer_procid((a), (b))
-#define PMIX_PROCID_XFER(a, b) PMIx_Xfer_procid((a), (b))
-#define PMIX_CHECK_PROCID(a, b) PMIx_Check_procid((a), (b))
-#define PMIX_PROCID_INVALID(a) PMIx_Procid_invalid(a)
+#define PMIX_LOAD_NSPACE(a, b) pmixx_load_bounded((char *)(a), (b), PMIX_MAX_NSLEN)
+#define PMIX_CHECK_NSPACE(a, b) pmixx_check_nspace((a), (b))
+#define PMIX_NSPACE_INVALID(a) pmixx_nspace_invalid(a)
+#define PMIX_CHECK_RANK(a, b) pmixx_check_rank((a), (b))
+#define PMIX_LOAD_PROCID(a, b, c) pmixx_load_procid((a), (b), (c))
+#define PMIX_XFER_PROCID(a, b) memcpy((a), (b), sizeof(pmix_proc_t))
+#define PMIX_PROCID_XFER(a, b) memcpy((a), (b), sizeof(pmix_proc_t))
+#define PMIX_CHECK_PROCID(a, b) \
+    (pmixx_check_nspace((a)->nspace, (b)->nspace) && pmixx_check_rank((a)->rank, (b)->rank))
+#define PMIX_PROCID_INVALID(a) \
+    (pmixx_nspace_invalid((a)->nspace) || PMIX_RANK_INVALID == (a)->rank)
 #define PMIX_MULTICLUSTER_NSPACE_CONSTRUCT(t, c, n) \
-    PMIx_Multicluster_nspace_construct((t), (char *)(c), (char *)(n))
+    pmixx_mc_construct((t), (c), (n))
 #define PMIX_MULTICLUSTER_NSPACE_PARSE(t, c, n) \
-    PMIx_Multicluster_nspace_parse((char *)(t), (c), (n))
+    pmixx_mc_parse((t), (c), (n))
 
 /* Argument arrays: "a" in APPEND/PREPEND is the char** variable itself,
  * in APPEND_UNIQUE its address (as in OpenPMIx). */
-#define PMIX_ARGV_COUNT(r, a) (r) = PMIx_Argv_count(a)
-#define PMIX_ARGV_APPEND(r, a, b) (r) = PMIx_Argv_append_nosize(&(a), (b))
-#define PMIX_ARGV_PREPEND(r, a, b) (r) = PMIx_Argv_prepend_nosize(&(a), (b))
-#define PMIX_ARGV_APPEND_UNIQUE(r, a, b) (r) = PMIx_Argv_append_unique_nosize((a), (b))
-#define PMIX_ARGV_FREE(a) PMIx_Argv_free(a)
-#define PMIX_ARGV_SPLIT(a, b, c) (a) = PMIx_Argv_split((b), (c))
-#define PMIX_ARGV_JOIN(a, b, c) (a) = PMIx_Argv_join((b), (c))
-#define PMIX_ARGV_COPY(a, b) (a) = PMIx_Argv_copy(b)
-#define PMIX_SETENV(r, name, value, env) (r) = PMIx_Setenv((name), (value), true, (env))
+#define PMIX_ARGV_COUNT(r, a) (r) = pmixx_argv_count(a)
+#define PMIX_ARGV_APPEND(r, a, b) (r) = pmixx_argv_insert(&(a), 1, (b))
+#define PMIX_ARGV_PREPEND(r, a, b) (r) = pmixx_argv_insert(&(a), 0, (b))
+#define PMIX_ARGV_APPEND_UNIQUE(r, a, b) (r) = pmixx_argv_append_unique((a), (b))
+#define PMIX_ARGV_FREE(a) pmixx_argv_free(a)
+#define PMIX_ARGV_SPLIT(a, b, c) (a) = pmixx_argv_split((b), (c), false)
+#define PMIX_ARGV_JOIN(a, b, c) (a) = pmixx_argv_join((b), (c))
+#define PMIX_ARGV_COPY(a, b) (a) = pmixx_argv_copy(b)
+#define PMIX_SETENV(r, name, value, env) (r) = pmixx_setenv((name), (value), true, (env))
 
 /* Picks the macro for the number of trailing arguments (1 or 2). */
 #define PMIXX_PICK_1_OR_2_(x1, x2, name, ...) name
 
 /* Coordinates.  CREATE takes (m, n) as in the Standard, or (m, n, dims) as
  * in OpenPMIx 4.2: n structures, each with a zeroed array of dims entries. */
-#define PMIX_COORD_CONSTRUCT(m) PMIx_Coord_construct(m)
-#define PMIX_COORD_DESTRUCT(m) PMIx_Coord_destruct(m)
+#define PMIX_COORD_CONSTRUCT(m) pmixx_construct(PMIX_COORD, (m), sizeof(pmix_coord_t))
+#define PMIX_COORD_DESTRUCT(m) pmixx_destruct(PMIX_COORD, (m), sizeof(pmix_coord_t))
 #define PMIX_COORD_CREATE(m, ...) \
     PMIXX_PICK_1_OR_2_(__VA_ARGS__, PMIXX_COORD_CREATE3_, PMIXX_COORD_CREATE2_, \
                        PMIXX_NONE_)((m), __VA_ARGS__)
-#define PMIXX_COORD_CREATE2_(m, n) (m) = PMIx_Coord_create(0, (n))
-#define PMIXX_COORD_CREATE3_(m, n, dims) (m) = PMIx_Coord_create((dims), (n))
+#define PMIXX_COORD_CREATE2_(m, n) (m) = pmixx_coord_create((n), 0)
+#define PMIXX_COORD_CREATE3_(m, n, dims) (m) = pmixx_coord_create((n), (dims))
 #define PMIX_COORD_FREE(m, n) \
-    do { PMIx_Coord_free((m), (n)); (m) = NULL; } while (0)
+    do { pmixx_release(PMIX_COORD, (m), (n)); (m) = NULL; } while (0)
 
 /* Cpusets and topologies. */
-#define PMIX_CPUSET_CONSTRUCT(m) PMIx_Cpuset_construct(m)
+#define PMIX_CPUSET_CONSTRUCT(m) pmixx_construct(PMIX_PROC_CPUSET, (m), sizeof(pmix_cpuset_t))
 #define PMIX_CPUSET_DESTRUCT(m) PMIx_Cpuset_destruct(m)
-#define PMIX_CPUSET_CREATE(m, n) (m) = PMIx_Cpuset_create(n)
+#define PMIX_CPUSET_CREATE(m, n) (m) = (pmix_cpuset_t *)pmixx_create(PMIX_PROC_CPUSET, (n), sizeof(pmix_cpuset_t))
 #define PMIX_CPUSET_FREE(m, n) \
-    do { PMIx_Cpuset_free((m), (n)); (m) = NULL; } while (0)
-#define PMIX_TOPOLOGY_CONSTRUCT(m) PMIx_Topology_construct(m)
-#define PMIX_TOPOLOGY_CREATE(m, n) (m) = PMIx_Topology_create(n)
+    do { pmixx_release(PMIX_PROC_CPUSET, (m), (n)); (m) = NULL; } while (0)
+#define PMIX_TOPOLOGY_CONSTRUCT(m) pmixx_construct(PMIX_TOPO, (m), sizeof(pmix_topology_t))
+#define PMIX_TOPOLOGY_CREATE(m, n) (m) = (pmix_topology_t *)pmixx_create(PMIX_TOPO, (n), sizeof(pmix_topology_t))
 
 /* Geometries, device distances, endpoints. */
-#define PMIX_GEOMETRY_CONSTRUCT(m) PMIx_Geometry_construct(m)
-#define PMIX_GEOMETRY_DESTRUCT(m) PMIx_Geometry_destruct(m)
-#define PMIX_GEOMETRY_CREATE(m, n) (m) = PMIx_Geometry_create(n)
+#define PMIX_GEOMETRY_CONSTRUCT(m) pmixx_construct(PMIX_GEOMETRY, (m), sizeof(pmix_geometry_t))
+#define PMIX_GEOMETRY_DESTRUCT(m) pmixx_destruct(PMIX_GEOMETRY, (m), sizeof(pmix_geometry_t))
+#define PMIX_GEOMETRY_CREATE(m, n) (m) = (pmix_geometry_t *)pmixx_create(PMIX_GEOMETRY, (n), sizeof(pmix_geometry_t))
 #define PMIX_GEOMETRY_FREE(m, n) \
-    do { PMIx_Geometry_free((m), (n)); (m) = NULL; } while (0)
-#define PMIX_DEVICE_DIST_CONSTRUCT(m) PMIx_Device_distance_construct(m)
-#define PMIX_DEVICE_DIST_DESTRUCT(m) PMIx_Device_distance_destruct(m)
-#define PMIX_DEVICE_DIST_CREATE(m, n) (m) = PMIx_Device_distance_create(n)
+    do { pmixx_release(PMIX_GEOMETRY, (m), (n)); (m) = NULL; } while (0)
+#define PMIX_DEVICE_DIST_CONSTRUCT(m) pmixx_construct(PMIX_DEVICE_DIST, (m), sizeof(pmix_device_distance_t))
+#define PMIX_DEVICE_DIST_DESTRUCT(m) pmixx_destruct(PMIX_DEVICE_DIST, (m), sizeof(pmix_device_distance_t))
+#define PMIX_DEVICE_DIST_CREATE(m, n) (m) = (pmix_device_distance_t *)pmixx_create(PMIX_DEVICE_DIST, (n), sizeof(pmix_device_distance_t))
 #define PMIX_DEVICE_DIST_FREE(m, n) \
-    do { PMIx_Device_distance_free((m), (n)); (m) = NULL; } while (0)
-#define PMIX_ENDPOINT_CONSTRUCT(m) PMIx_Endpoint_construct(m)
-#define PMIX_ENDPOINT_DESTRUCT(m) PMIx_Endpoint_destruct(m)
-#define PMIX_ENDPOINT_CREATE(m, n) (m) = PMIx_Endpoint_create(n)
+    do { pmixx_release(PMIX_DEVICE_DIST, (m), (n)); (m) = NULL; } while (0)
+#define PMIX_ENDPOINT_CONSTRUCT(m) pmixx_construct(PMIX_ENDPOINT, (m), sizeof(pmix_endpoint_t))
+#define PMIX_ENDPOINT_DESTRUCT(m) pmixx_destruct(PMIX_ENDPOINT, (m), sizeof(pmix_endpoint_t))
+#define PMIX_ENDPOINT_CREATE(m, n) (m) = (pmix_endpoint_t *)pmixx_create(PMIX_ENDPOINT, (n), sizeof(pmix_endpoint_t))
 #define PMIX_ENDPOINT_FREE(m, n) \
-    do { PMIx_Endpoint_free((m), (n)); (m) = NULL; } while (0)
+    do { pmixx_release(PMIX_ENDPOINT, (m), (n)); (m) = NULL; } while (0)
 
 /* Byte objects.  LOAD hands the bytes d over to b and then clears the
  * caller's d and s (both must be variables). */
-#define PMIX_BYTE_OBJECT_CONSTRUCT(m) PMIx_Byte_object_construct(m)
-#define PMIX_BYTE_OBJECT_DESTRUCT(m) PMIx_Byte_object_destruct(m)
-#define PMIX_BYTE_OBJECT_CREATE(m, n) (m) = PMIx_Byte_object_create(n)
+#define PMIX_BYTE_OBJECT_CONSTRUCT(m) pmixx_construct(PMIX_BYTE_OBJECT, (m), sizeof(pmix_byte_object_t))
+#define PMIX_BYTE_OBJECT_DESTRUCT(m) pmixx_destruct(PMIX_BYTE_OBJECT, (m), sizeof(pmix_byte_object_t))
+#define PMIX_BYTE_OBJECT_CREATE(m, n) (m) = (pmix_byte_object_t *)pmixx_create(PMIX_BYTE_OBJECT, (n), sizeof(pmix_byte_object_t))
 #define PMIX_BYTE_OBJECT_FREE(m, n) \
-    do { PMIx_Byte_object_free((m), (n)); (m) = NULL; } while (0)
+    do { pmixx_release(PMIX_BYTE_OBJECT, (m), (n)); (m) = NULL; } while (0)
 #define PMIX_BYTE_OBJECT_LOAD(b, d, s)                       \
     do {                                                     \
-        PMIx_Byte_object_load((b), (char *)(d), (size_t)(s)); \
+        (b)->bytes = (char *)(d);                             \
+        (b)->size = (d) == NULL ? 0 : (size_t)(s);            \
         (d) = NULL;                                          \
         (s) = 0;                                             \
     } while (0)
 
 /* Environment variable directives.  LOAD copies e and v. */
-#define PMIX_ENVAR_CONSTRUCT(m) PMIx_Envar_construct(m)
-#define PMIX_ENVAR_DESTRUCT(m) PMIx_Envar_destruct(m)
-#define PMIX_ENVAR_CREATE(m, n) (m) = PMIx_Envar_create(n)
-#define PMIX_ENVAR_FREE(m, n) PMIx_Envar_free((m), (n))
-#define PMIX_ENVAR_LOAD(m, e, v, s) PMIx_Envar_load((m), (char *)(e), (char *)(v), (s))
+#define PMIX_ENVAR_CONSTRUCT(m) pmixx_construct(PMIX_ENVAR, (m), sizeof(pmix_envar_t))
+#define PMIX_ENVAR_DESTRUCT(m) pmixx_destruct(PMIX_ENVAR, (m), sizeof(pmix_envar_t))
+#define PMIX_ENVAR_CREATE(m, n) (m) = (pmix_envar_t *)pmixx_create(PMIX_ENVAR, (n), sizeof(pmix_envar_t))
+#define PMIX_ENVAR_FREE(m, n) \
+    do { pmixx_release(PMIX_ENVAR, (m), (n)); (m) = NULL; } while (0)
+#define PMIX_ENVAR_LOAD(m, e, v, s) pmixx_envar_load((m), (e), (v), (s))
 
 /* Data buffers.  LOAD gives the buffer ownership of d; UNLOAD hands the
  * caller the unread payload in d and s (NULL and 0 when there is none). */
-#define PMIX_DATA_BUFFER_CREATE(m) (m) = PMIx_Data_buffer_create()
+#define PMIX_DATA_BUFFER_CREATE(m) (m) = (pmix_data_buffer_t *)calloc(1, sizeof(pmix_data_buffer_t))
 #define PMIX_DATA_BUFFER_RELEASE(m) \
-    do { PMIx_Data_buffer_release(m); (m) = NULL; } while (0)
-#define PMIX_DATA_BUFFER_CONSTRUCT(m) PMIx_Data_buffer_construct(m)
-#define PMIX_DATA_BUFFER_DESTRUCT(m) PMIx_Data_buffer_destruct(m)
-#define PMIX_DATA_BUFFER_LOAD(b, d, s) PMIx_Data_buffer_load((b), (char *)(d), (s))
+    do { if (NULL != (m)) { pmixx_dbuf_load((m), NULL, 0); free(m); } (m) = NULL; } while (0)
+#define PMIX_DATA_BUFFER_CONSTRUCT(m) memset((m), 0, sizeof(pmix_data_buffer_t))
+#define PMIX_DATA_BUFFER_DESTRUCT(m) pmixx_dbuf_load((m), NULL, 0)
+#define PMIX_DATA_BUFFER_LOAD(b, d, s) pmixx_dbuf_load((b), (char *)(d), (s))
 #define PMIX_DATA_BUFFER_UNLOAD(b, d, s)                        \
     do {                                                        \
         char *pmixx_bytes_ = NULL;                              \
         size_t pmixx_size_ = 0;                                 \
-        PMIx_Data_buffer_unload((b), &pmixx_bytes_, &pmixx_size_); \
+        pmixx_dbuf_unload((b), &pmixx_bytes_, &pmixx_size_);     \
         (d) = pmixx_bytes_;                                     \
         (s) = pmixx_size_;                                      \
     } while (0)
 
 /* Process ids (PMIX_PROC_LOAD is kept; PMIX_LOAD_PROCID is preferred). */
-#define PMIX_PROC_CREATE(m, n) (m) = PMIx_Proc_create(n)
+#define PMIX_PROC_CREATE(m, n) (m) = (pmix_proc_t *)pmixx_create(PMIX_PROC, (n), sizeof(pmix_proc_t))
 #define PMIX_PROC_RELEASE(m) \
-    do { PMIx_Proc_free((m), 1); (m) = NULL; } while (0)
-#define PMIX_PROC_CONSTRUCT(m) PMIx_Proc_construct(m)
-#define PMIX_PROC_DESTRUCT(m) PMIx_Proc_destruct(m)
+    do { pmixx_release(PMIX_PROC, (m), 1); (m) = NULL; } while (0)
+#define PMIX_PROC_CONSTRUCT(m) pmixx_construct(PMIX_PROC, (m), sizeof(pmix_proc_t))
+#define PMIX_PROC_DESTRUCT(m) pmixx_destruct(PMIX_PROC, (m), sizeof(pmix_proc_t))
 #define PMIX_PROC_FREE(m, n) \
-    do { PMIx_Proc_free((m), (n)); (m) = NULL; } while (0)
-#define PMIX_PROC_LOAD(m, n, r) PMIx_Proc_load((m), (char *)(n), (r))
+    do { pmixx_release(PMIX_PROC, (m), (n)); (m) = NULL; } while (0)
+#define PMIX_PROC_LOAD(m, n, r) pmixx_load_procid((m), (n), (r))
 
 /* Process information. */
-#define PMIX_PROC_INFO_CREATE(m, n) (m) = PMIx_Proc_info_create(n)
-#define PMIX_PROC_INFO_RELEASE(m) PMIx_Proc_info_free((m), 1)
-#define PMIX_PROC_INFO_CONSTRUCT(m) PMIx_Proc_info_construct(m)
-#define PMIX_PROC_INFO_DESTRUCT(m) PMIx_Proc_info_destruct(m)
-#define PMIX_PROC_INFO_FREE(m, n) PMIx_Proc_info_free((m), (n))
+#define PMIX_PROC_INFO_CREATE(m, n) (m) = (pmix_proc_info_t *)pmixx_create(PMIX_PROC_INFO, (n), sizeof(pmix_proc_info_t))
+#define PMIX_PROC_INFO_RELEASE(m) \
+    do { pmixx_release(PMIX_PROC_INFO, (m), 1); (m) = NULL; } while (0)
+#define PMIX_PROC_INFO_CONSTRUCT(m) pmixx_construct(PMIX_PROC_INFO, (m), sizeof(pmix_proc_info_t))
+#define PMIX_PROC_INFO_DESTRUCT(m) pmixx_destruct(PMIX_PROC_INFO, (m), sizeof(pmix_proc_info_t))
+#define PMIX_PROC_INFO_FREE(m, n) \
+    do { pmixx_release(PMIX_PROC_INFO, (m), (n)); (m) = NULL; } while (0)
 
 /* Resource statistics. */
-#define PMIX_PROC_STATS_CREATE(m, n) (m) = PMIx_Proc_stats_create(n)
-#define PMIX_PROC_STATS_RELEASE(m) PMIX_PROC_STATS_FREE((m), 1)
-#define PMIX_PROC_STATS_CONSTRUCT(m) PMIx_Proc_stats_construct(m)
-#define PMIX_PROC_STATS_DESTRUCT(m) PMIx_Proc_stats_destruct(m)
+#define PMIX_PROC_STATS_CREATE(m, n) (m) = (pmix_proc_stats_t *)pmixx_create(PMIX_PROC_STATS, (n), sizeof(pmix_proc_stats_t))
+#define PMIX_PROC_STATS_RELEASE(m) \
+    do { pmixx_release(PMIX_PROC_STATS, (m), 1); (m) = NULL; } while (0)
+#define PMIX_PROC_STATS_CONSTRUCT(m) pmixx_construct(PMIX_PROC_STATS, (m), sizeof(pmix_proc_stats_t))
+#define PMIX_PROC_STATS_DESTRUCT(m) pmixx_destruct(PMIX_PROC_STATS, (m), sizeof(pmix_proc_stats_t))
 #define PMIX_PROC_STATS_FREE(m, n) \
-    do { PMIx_Proc_stats_free((m), (n)); (m) = NULL; } while (0)
-#define PMIX_DISK_STATS_CREATE(m, n) (m) = PMIx_Disk_stats_create(n)
-#define PMIX_DISK_STATS_RELEASE(m) PMIX_DISK_STATS_FREE((m), 1)
-#define PMIX_DISK_STATS_CONSTRUCT(m) PMIx_Disk_stats_construct(m)
-#define PMIX_DISK_STATS_DESTRUCT(m) PMIx_Disk_stats_destruct(m)
+    do { pmixx_release(PMIX_PROC_STATS, (m), (n)); (m) = NULL; } while (0)
+#define PMIX_DISK_STATS_CREATE(m, n) (m) = (pmix_disk_stats_t *)pmixx_create(PMIX_DISK_STATS, (n), sizeof(pmix_disk_stats_t))
+#define PMIX_DISK_STATS_RELEASE(m) \
+    do { pmixx_release(PMIX_DISK_STATS, (m), 1); (m) = NULL; } while (0)
+#define PMIX_DISK_STATS_CONSTRUCT(m) pmixx_construct(PMIX_DISK_STATS, (m), sizeof(pmix_disk_stats_t))
+#define PMIX_DISK_STATS_DESTRUCT(m) pmixx_destruct(PMIX_DISK_STATS, (m), sizeof(pmix_disk_stats_t))
 #define PMIX_DISK_STATS_FREE(m, n) \
-    do { PMIx_Disk_stats_free((m), (n)); (m) = NULL; } while (0)
-#define PMIX_NET_STATS_CREATE(m, n) (m) = PMIx_Net_stats_create(n)
-#define PMIX_NET_STATS_RELEASE(m) PMIX_NET_STATS_FREE((m), 1)
-#define PMIX_NET_STATS_CONSTRUCT(m) PMIx_Net_stats_construct(m)
-#define PMIX_NET_STATS_DESTRUCT(m) PMIx_Net_stats_destruct(m)
+    do { pmixx_release(PMIX_DISK_STATS, (m), (n)); (m) = NULL; } while (0)
+#define PMIX_NET_STATS_CREATE(m, n) (m) = (pmix_net_stats_t *)pmixx_create(PMIX_NET_STATS, (n), sizeof(pmix_net_stats_t))
+#define PMIX_NET_STATS_RELEASE(m) \
+    do { pmixx_release(PMIX_NET_STATS, (m), 1); (m) = NULL; } while (0)
+#define PMIX_NET_STATS_CONSTRUCT(m) pmixx_construct(PMIX_NET_STATS, (m), sizeof(pmix_net_stats_t))
+#define PMIX_NET_STATS_DESTRUCT(m) pmixx_destruct(PMIX_NET_STATS, (m), sizeof(pmix_net_stats_t))
 #define PMIX_NET_STATS_FREE(m, n) \
-    do { PMIx_Net_stats_free((m), (n)); (m) = NULL; } while (0)
-#define PMIX_NODE_STATS_CREATE(m, n) (m) = PMIx_Node_stats_create(n)
-#define PMIX_NODE_STATS_RELEASE(m) PMIx_Node_stats_free((m), 1)
-#define PMIX_NODE_STATS_CONSTRUCT(m) PMIx_Node_stats_construct(m)
-#define PMIX_NODE_STATS_DESTRUCT(m) PMIx_Node_stats_destruct(m)
+    do { pmixx_release(PMIX_NET_STATS, (m), (n)); (m) = NULL; } while (0)
+#define PMIX_NODE_STATS_CREATE(m, n) (m) = (pmix_node_stats_t *)pmixx_create(PMIX_NODE_STATS, (n), sizeof(pmix_node_stats_t))
+#define PMIX_NODE_STATS_RELEASE(m) \
+    do { pmixx_release(PMIX_NODE_STATS, (m), 1); (m) = NULL; } while (0)
+#define PMIX_NODE_STATS_CONSTRUCT(m) pmixx_construct(PMIX_NODE_STATS, (m), sizeof(pmix_node_stats_t))
+#define PMIX_NODE_STATS_DESTRUCT(m) pmixx_destruct(PMIX_NODE_STATS, (m), sizeof(pmix_node_stats_t))
 #define PMIX_NODE_STATS_FREE(m, n) \
-    do { PMIx_Node_stats_free((m), (n)); (m) = NULL; } while (0)
+    do { pmixx_release(PMIX_NODE_STATS, (m), (n)); (m) = NULL; } while (0)
 
 /* Values. */
-#define PMIX_VALUE_CREATE(m, n) (m) = PMIx_Value_create(n)
-#define PMIX_VALUE_CONSTRUCT(m) PMIx_Value_construct(m)
+#define PMIX_VALUE_CREATE(m, n) (m) = (pmix_value_t *)pmixx_create(PMIX_VALUE, (n), sizeof(pmix_value_t))
+#define PMIX_VALUE_CONSTRUCT(m) pmixx_construct(PMIX_VALUE, (m), sizeof(pmix_value_t))
 #define PMIX_VALUE_DESTRUCT(m) PMIx_Value_destruct(m)
 #define PMIX_VALUE_RELEASE(m) \
-    do { PMIx_Value_free((m), 1); (m) = NULL; } while (0)
+    do { pmixx_release(PMIX_VALUE, (m), 1); (m) = NULL; } while (0)
 #define PMIX_VALUE_FREE(m, n) \
-    do { PMIx_Value_free((m), (n)); (m) = NULL; } while (0)
+    do { pmixx_release(PMIX_VALUE, (m), (n)); (m) = NULL; } while (0)
 
 /* Reads the number held by value *m into n, converted with a cast to the C
  * type t (e.g. uint32_t); s = PMIX_ERR_BAD_PARAM when *m holds no number.
@@ -983,87 +995,90 @@ static inline void pmix_pdata_free(pmix_pdata_t *p, size_t n) { PMIx_Pdata_free(
 
 /* Boolean reading of a value (a: pmix_value_t*) or info (m: pmix_info_t*):
  * a missing value (PMIX_UNDEF) counts as true. */
-#define PMIX_CHECK_TRUE(a) (PMIX_BOOL_TRUE == PMIx_Value_true(a))
-#define PMIX_CHECK_BOOL(a) (PMIX_NON_BOOL != PMIx_Value_true(a))
-#define PMIX_INFO_TRUE(m) PMIx_Info_true(m)
+#define PMIX_CHECK_TRUE(a) (PMIX_BOOL_TRUE == pmixx_value_true(a))
+#define PMIX_CHECK_BOOL(a) (PMIX_NON_BOOL != pmixx_value_true(a))
+#define PMIX_INFO_TRUE(m) (PMIX_BOOL_TRUE == pmixx_value_true(&(m)->value))
 
 /* Infos.  CREATE flags the last element with PMIX_INFO_ARRAY_END. */
-#define PMIX_INFO_CONSTRUCT(m) PMIx_Info_construct(m)
-#define PMIX_INFO_DESTRUCT(m) PMIx_Info_destruct(m)
-#define PMIX_INFO_CREATE(m, n) (m) = PMIx_Info_create(n)
+#define PMIX_INFO_CONSTRUCT(m) pmixx_construct(PMIX_INFO, (m), sizeof(pmix_info_t))
+#define PMIX_INFO_DESTRUCT(m) PMIx_Value_destruct(&(m)->value)
+#define PMIX_INFO_CREATE(m, n) (m) = (pmix_info_t *)pmixx_create(PMIX_INFO, (n), sizeof(pmix_info_t))
 #define PMIX_INFO_FREE(m, n) \
-    do { PMIx_Info_free((m), (n)); (m) = NULL; } while (0)
+    do { pmixx_release(PMIX_INFO, (m), (n)); (m) = NULL; } while (0)
 
 /* Info directives (flags). */
-#define PMIX_INFO_REQUIRED(m) PMIx_Info_required(m)
-#define PMIX_INFO_OPTIONAL(m) PMIx_Info_optional(m)
-#define PMIX_INFO_IS_REQUIRED(m) PMIx_Info_is_required(m)
-#define PMIX_INFO_IS_OPTIONAL(m) PMIx_Info_is_optional(m)
-#define PMIX_INFO_PROCESSED(m) PMIx_Info_processed(m)
-#define PMIX_INFO_WAS_PROCESSED(m) PMIx_Info_was_processed(m)
-#define PMIX_INFO_SET_END(m) PMIx_Info_set_end(m)
-#define PMIX_INFO_IS_END(m) PMIx_Info_is_end(m)
+#define PMIX_INFO_REQUIRED(m) ((m)->flags |= PMIX_INFO_REQD)
+#define PMIX_INFO_OPTIONAL(m) ((m)->flags &= ~PMIX_INFO_REQD)
+#define PMIX_INFO_IS_REQUIRED(m) (0 != ((m)->flags & PMIX_INFO_REQD))
+#define PMIX_INFO_IS_OPTIONAL(m) (0 == ((m)->flags & PMIX_INFO_REQD))
+#define PMIX_INFO_PROCESSED(m) ((m)->flags |= PMIX_INFO_REQD_PROCESSED)
+#define PMIX_INFO_WAS_PROCESSED(m) (0 != ((m)->flags & PMIX_INFO_REQD_PROCESSED))
+#define PMIX_INFO_SET_END(m) ((m)->flags |= PMIX_INFO_ARRAY_END)
+#define PMIX_INFO_IS_END(m) (0 != ((m)->flags & PMIX_INFO_ARRAY_END))
 #define PMIX_INFO_SET_QUALIFIER(i) ((i)->flags |= PMIX_INFO_QUALIFIER)
 #define PMIX_INFO_IS_QUALIFIER(i) (0 != ((i)->flags & PMIX_INFO_QUALIFIER))
 #define PMIX_INFO_SET_PERSISTENT(ii) ((ii)->flags |= PMIX_INFO_PERSISTENT)
 #define PMIX_INFO_IS_PERSISTENT(ii) (0 != ((ii)->flags & PMIX_INFO_PERSISTENT))
 
 /* Published data (lookup results). */
-#define PMIX_PDATA_CREATE(m, n) (m) = PMIx_Pdata_create(n)
-#define PMIX_PDATA_CONSTRUCT(m) PMIx_Pdata_construct(m)
-#define PMIX_PDATA_DESTRUCT(m) PMIx_Pdata_destruct(m)
+#define PMIX_PDATA_CREATE(m, n) (m) = (pmix_pdata_t *)pmixx_create(PMIX_PDATA, (n), sizeof(pmix_pdata_t))
+#define PMIX_PDATA_CONSTRUCT(m) pmixx_construct(PMIX_PDATA, (m), sizeof(pmix_pdata_t))
+#define PMIX_PDATA_DESTRUCT(m) pmixx_destruct(PMIX_PDATA, (m), sizeof(pmix_pdata_t))
 #define PMIX_PDATA_RELEASE(m) \
-    do { PMIx_Pdata_free((m), 1); (m) = NULL; } while (0)
+    do { pmixx_release(PMIX_PDATA, (m), 1); (m) = NULL; } while (0)
 #define PMIX_PDATA_FREE(m, n) \
-    do { PMIx_Pdata_free((m), (n)); (m) = NULL; } while (0)
+    do { pmixx_release(PMIX_PDATA, (m), (n)); (m) = NULL; } while (0)
 
 /* Applications. */
-#define PMIX_APP_CREATE(m, n) (m) = PMIx_App_create(n)
-#define PMIX_APP_INFO_CREATE(m, n) PMIx_App_info_create((m), (n))
-#define PMIX_APP_CONSTRUCT(m) PMIx_App_construct(m)
-#define PMIX_APP_DESTRUCT(m) PMIx_App_destruct(m)
+#define PMIX_APP_CREATE(m, n) (m) = (pmix_app_t *)pmixx_create(PMIX_APP, (n), sizeof(pmix_app_t))
+#define PMIX_APP_INFO_CREATE(m, n) \
+    do { PMIX_INFO_CREATE((m)->info, (n)); (m)->ninfo = (m)->info == NULL ? 0 : (n); } while (0)
+#define PMIX_APP_CONSTRUCT(m) pmixx_construct(PMIX_APP, (m), sizeof(pmix_app_t))
+#define PMIX_APP_DESTRUCT(m) pmixx_destruct(PMIX_APP, (m), sizeof(pmix_app_t))
 #define PMIX_APP_RELEASE(m) \
-    do { PMIx_App_release(m); (m) = NULL; } while (0)
+    do { pmixx_release(PMIX_APP, (m), 1); (m) = NULL; } while (0)
 #define PMIX_APP_FREE(m, n) \
-    do { PMIx_App_free((m), (n)); (m) = NULL; } while (0)
+    do { pmixx_release(PMIX_APP, (m), (n)); (m) = NULL; } while (0)
 
 /* Queries. */
-#define PMIX_QUERY_CREATE(m, n) (m) = PMIx_Query_create(n)
-#define PMIX_QUERY_QUALIFIERS_CREATE(m, n) PMIx_Query_qualifiers_create((m), (n))
-#define PMIX_QUERY_CONSTRUCT(m) PMIx_Query_construct(m)
-#define PMIX_QUERY_DESTRUCT(m) PMIx_Query_destruct(m)
+#define PMIX_QUERY_CREATE(m, n) (m) = (pmix_query_t *)pmixx_create(PMIX_QUERY, (n), sizeof(pmix_query_t))
+#define PMIX_QUERY_QUALIFIERS_CREATE(m, n) \
+    do { PMIX_INFO_CREATE((m)->qualifiers, (n)); (m)->nqual = (m)->qualifiers == NULL ? 0 : (n); } while (0)
+#define PMIX_QUERY_CONSTRUCT(m) pmixx_construct(PMIX_QUERY, (m), sizeof(pmix_query_t))
+#define PMIX_QUERY_DESTRUCT(m) pmixx_destruct(PMIX_QUERY, (m), sizeof(pmix_query_t))
 #define PMIX_QUERY_RELEASE(m) \
-    do { PMIx_Query_release(m); (m) = NULL; } while (0)
+    do { pmixx_release(PMIX_QUERY, (m), 1); (m) = NULL; } while (0)
 #define PMIX_QUERY_FREE(m, n) \
-    do { PMIx_Query_free((m), (n)); (m) = NULL; } while (0)
+    do { pmixx_release(PMIX_QUERY, (m), (n)); (m) = NULL; } while (0)
 
 /* Attribute registrations.  LOAD takes (a, n, k, t, v) as in OpenPMIx 4.2
  * or (a, n, k, t, ni, v) as in the Standard; this layout has no info
  * array, so ni is evaluated and ignored. */
-#define PMIX_REGATTR_CONSTRUCT(a) PMIx_Regattr_construct(a)
-#define PMIX_REGATTR_DESTRUCT(a) PMIx_Regattr_destruct(a)
-#define PMIX_REGATTR_CREATE(m, n) (m) = PMIx_Regattr_create(n)
+#define PMIX_REGATTR_CONSTRUCT(a) pmixx_construct(PMIX_REGATTR, (a), sizeof(pmix_regattr_t))
+#define PMIX_REGATTR_DESTRUCT(a) pmixx_destruct(PMIX_REGATTR, (a), sizeof(pmix_regattr_t))
+#define PMIX_REGATTR_CREATE(m, n) (m) = (pmix_regattr_t *)pmixx_create(PMIX_REGATTR, (n), sizeof(pmix_regattr_t))
 #define PMIX_REGATTR_FREE(m, n) \
-    do { PMIx_Regattr_free((m), (n)); (m) = NULL; } while (0)
+    do { pmixx_release(PMIX_REGATTR, (m), (n)); (m) = NULL; } while (0)
 #define PMIX_REGATTR_LOAD(a, n, k, t, ...)                                   \
     PMIXX_PICK_1_OR_2_(__VA_ARGS__, PMIXX_REGATTR_LOAD6_, PMIXX_REGATTR_LOAD5_, \
                        PMIXX_NONE_)((a), (n), (k), (t), __VA_ARGS__)
-#define PMIXX_REGATTR_LOAD5_(a, n, k, t, v) PMIx_Regattr_load((a), (n), (k), (t), (v))
+#define PMIXX_REGATTR_LOAD5_(a, n, k, t, v) pmixx_regattr_load((a), (n), (k), (t), (v))
 #define PMIXX_REGATTR_LOAD6_(a, n, k, t, ni, v) \
-    do { (void)(ni); PMIx_Regattr_load((a), (n), (k), (t), (v)); } while (0)
-#define PMIX_REGATTR_XFER(a, b) PMIx_Regattr_xfer((a), (b))
+    do { (void)(ni); pmixx_regattr_load((a), (n), (k), (t), (v)); } while (0)
+#define PMIX_REGATTR_XFER(a, b) pmixx_regattr_xfer((a), (b))
 
 /* Fabrics. */
-#define PMIX_FABRIC_CONSTRUCT(x) PMIx_Fabric_construct(x)
+#define PMIX_FABRIC_CONSTRUCT(x) memset((x), 0, sizeof(pmix_fabric_t))
 
 /* Data arrays.  CONSTRUCT/CREATE allocate n constructed elements of type t;
  * CREATE always allocates the array structure itself. */
-#define PMIX_DATA_ARRAY_INIT(m, t) PMIx_Data_array_init((m), (t))
-#define PMIX_DATA_ARRAY_CONSTRUCT(m, n, t) PMIx_Data_array_construct((m), (n), (t))
+#define PMIX_DATA_ARRAY_INIT(m, t) \
+    do { (m)->array = NULL; (m)->type = (t); (m)->size = 0; } while (0)
+#define PMIX_DATA_ARRAY_CONSTRUCT(m, n, t) pmixx_darray_construct((m), (n), (t))
 #define PMIX_DATA_ARRAY_DESTRUCT(m) PMIx_Data_array_destruct(m)
-#define PMIX_DATA_ARRAY_CREATE(m, n, t) (m) = PMIx_Data_array_create((n), (t))
+#define PMIX_DATA_ARRAY_CREATE(m, n, t) (m) = pmixx_darray_create((n), (t))
 #define PMIX_DATA_ARRAY_FREE(m) \
-    do { PMIx_Data_array_free(m); (m) = NULL; } while (0)
+    do { if (NULL != (m)) { PMIx_Data_array_destruct(m); free(m); } (m) = NULL; } while (0)
 
 #if defined(c_plusplus) || defined(__cplusplus)
 }

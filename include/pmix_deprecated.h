@@ -30,7 +30,7 @@ PMIX_EXPORT pmix_status_t PMIx_tool_connect_to_server(pmix_proc_t *proc, pmix_in
 #define PMIX_VALUE_XFER(r, v, s)                             \
     do {                                                     \
         if (NULL == (v)) {                                   \
-            (v) = PMIx_Value_create(1);                      \
+            (v) = (pmix_value_t *)pmixx_create(PMIX_VALUE, 1, sizeof(pmix_value_t)); \
         }                                                    \
         if (NULL == (v)) {                                   \
             (r) = PMIX_ERR_NOMEM;                            \
@@ -47,18 +47,19 @@ PMIX_EXPORT pmix_status_t PMIx_tool_connect_to_server(pmix_proc_t *proc, pmix_in
 #define PMIX_PDATA_LOAD(m, p, k, v, t)                                 \
     do {                                                               \
         if (NULL != (m)) {                                             \
-            PMIx_Pdata_construct(m);                                   \
-            PMIx_Load_procid(&(m)->proc, (p)->nspace, (p)->rank);      \
-            PMIx_Load_key((m)->key, (k));                              \
+            pmix_proc_t pmixx_p_ = *(p);                               \
+            pmixx_construct(PMIX_PDATA, (m), sizeof(pmix_pdata_t));    \
+            pmixx_load_procid(&(m)->proc, pmixx_p_.nspace, pmixx_p_.rank); \
+            pmixx_load_bounded((m)->key, (k), PMIX_MAX_KEYLEN);        \
             (void)PMIx_Value_load(&(m)->value, (v), (t));              \
         }                                                              \
     } while (0)
 #define PMIX_PDATA_XFER(d, s)                                          \
     do {                                                               \
         if (NULL != (d)) {                                             \
-            PMIx_Pdata_construct(d);                                   \
-            PMIx_Load_procid(&(d)->proc, (s)->proc.nspace, (s)->proc.rank); \
-            PMIx_Load_key((d)->key, (s)->key);                         \
+            pmixx_construct(PMIX_PDATA, (d), sizeof(pmix_pdata_t));    \
+            pmixx_load_procid(&(d)->proc, (s)->proc.nspace, (s)->proc.rank); \
+            pmixx_load_bounded((d)->key, (s)->key, PMIX_MAX_KEYLEN);   \
             (void)PMIx_Value_xfer(&(d)->value, &(s)->value);           \
         }                                                              \
     } while (0)
@@ -73,7 +74,7 @@ PMIX_EXPORT pmix_status_t PMIx_tool_connect_to_server(pmix_proc_t *proc, pmix_in
 #define PMIX_TOPOLOGY_DESTRUCT(x) PMIx_Topology_destruct(x)
 /* No replacement in the Standard; frees n topologies and clears m. */
 #define PMIX_TOPOLOGY_FREE(m, n) \
-    do { PMIx_Topology_free((m), (n)); (m) = NULL; } while (0)
+    do { pmixx_release(PMIX_TOPO, (m), (n)); (m) = NULL; } while (0)
 
 #if defined(c_plusplus) || defined(__cplusplus)
 }

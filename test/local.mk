@@ -31,6 +31,7 @@ TESTS += \
 	test/abi/run_symbols.sh \
 	test/abi/run_crosscheck.sh \
 	test/abi/run_datacheck.sh \
+	test/abi/run_v4_portability.sh \
 	test/pmix_info.sh \
 	test/plugin_example.sh \
 	test/build/compilers.sh

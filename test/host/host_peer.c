@@ -297,6 +297,7 @@ static void OnNotify(int32_t code, const char *payload, size_t len) {
     if (len >= sizeof rank) memcpy(&rank, payload, sizeof rank);
     PMIX_LOAD_PROCID(&source, host_opts.nspace, rank);
     pmix_info_t info[16];
+    memset(info, 0, sizeof info);
     size_t n = 0;
     for (size_t at = sizeof rank; at < len && n < 16;) {
         const char *key = payload + at;
