@@ -27,6 +27,7 @@
 #include "src/jobinfo/jobinfo.h"
 #include "src/runtime/context.h"
 #include "src/runtime/state.h"
+#include "src/wire/buffer.h"
 
 namespace pmix::client {
 namespace {
@@ -243,6 +244,32 @@ Status Init(pmix_proc_t* proc, std::span<const pmix_info_t> info) {
   return Status();
 }
 
+// The programming model a PMIx_Init declares (PMIX_PROGRAMMING_MODEL,
+// PMIX_MODEL_LIBRARY_NAME / _VERSION, PMIX_THREADING_MODEL): kept as the
+// caller's own data (a PMIx_Get of them answers) and announced with
+// PMIX_MODEL_DECLARED to the process's own handlers (range
+// PMIX_RANGE_PROC_LOCAL), as OpenPMIx does. Every PMIx_Init that carries
+// them declares them (Open MPI initializes twice).
+void DeclareModel(const pmix_proc_t& me, std::span<const pmix_info_t> info) {
+  static const char* const kModelKeys[] = {PMIX_PROGRAMMING_MODEL, PMIX_MODEL_LIBRARY_NAME,
+                                           PMIX_MODEL_LIBRARY_VERSION, PMIX_THREADING_MODEL};
+  wire::Infos declared;
+  for (const pmix_info_t& i : info) {
+    for (const char* key : kModelKeys) {
+      if (!PMIX_CHECK_KEY(&i, key)) continue;
+      Status stored = PMIx_Store_internal(&me, key, const_cast<pmix_value_t*>(&i.value));
+      if (stored.ok()) stored = declared.Append(i);
+      if (!stored.ok())
+        output::Error("client", "PMIx_Init: %s not kept (%s)", key, PMIx_Error_string(stored.code()));
+    }
+  }
+  if (declared.size() == 0) return;
+  pmix_status_t rc = PMIx_Notify_event(PMIX_MODEL_DECLARED, &me, PMIX_RANGE_PROC_LOCAL,
+                                       declared.data(), declared.size(), nullptr, nullptr);
+  if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED)
+    output::Verbose("client", 1, "PMIX_MODEL_DECLARED not raised: %s", PMIx_Error_string(rc));
+}
+
 }  // namespace pmix::client
 
 using pmix::Status;
@@ -256,7 +283,10 @@ extern "C" pmix_status_t PMIx_Init(pmix_proc_t* proc, pmix_info_t info[], size_t
     std::lock_guard<std::mutex> lock(client::g_init_mu);
     first = runtime::InitCount(runtime::Role::kClient).load() == 0 &&
             runtime::InitCount(runtime::Role::kTool).load() == 0;
-    return client::Init(&me, pmix::InfoSpan(info, ninfo));
+    if (info == nullptr && ninfo > 0) return PMIX_ERR_BAD_PARAM;
+    PMIX_RETURN_IF_ERROR(client::Init(&me, pmix::InfoSpan(info, ninfo)));
+    client::DeclareModel(me, pmix::InfoSpan(info, ninfo));
+    return Status();
   });
   if (rc != PMIX_SUCCESS) return rc;
   if (proc != nullptr) *proc = me;
@@ -265,9 +295,9 @@ extern "C" pmix_status_t PMIx_Init(pmix_proc_t* proc, pmix_info_t info[], size_t
   return pmix::ApiGuard("PMIx_Init", [&]() -> Status { return client::StopInInit(me); });
 }
 
+// PMIX_EMBED_BARRIER: the last PMIx_Finalize first fences with the whole
+// namespace (standard §4.1.2); the finalize goes on whatever the fence says.
 extern "C" pmix_status_t PMIx_Finalize(const pmix_info_t info[], size_t ninfo) {
-  (void)info;
-  (void)ninfo;
   return pmix::ApiGuard("PMIx_Finalize", [&]() -> Status {
     std::lock_guard<std::mutex> lock(client::g_init_mu);
     auto& count = runtime::InitCount(runtime::Role::kClient);
@@ -276,8 +306,14 @@ extern "C" pmix_status_t PMIx_Finalize(const pmix_info_t info[], size_t ninfo) {
       if (runtime::InitCount(runtime::Role::kTool).load() > 0) return PMIx_tool_finalize();
       return PMIX_ERR_INIT;
     }
+    if (info == nullptr && ninfo > 0) return PMIX_ERR_BAD_PARAM;
     runtime::ProgressEngine* engine = runtime::Engine();
     if (engine != nullptr && !engine->BlockingAllowed()) return PMIX_ERR_WOULD_BLOCK;
+    if (count.load() == 1 && pmix::InfoFlag(pmix::InfoSpan(info, ninfo), PMIX_EMBED_BARRIER)) {
+      pmix_status_t rc = PMIx_Fence(nullptr, 0, nullptr, 0);
+      if (rc != PMIX_SUCCESS)
+        pmix::output::Verbose("client", 1, "PMIx_Finalize: embedded barrier: %s", PMIx_Error_string(rc));
+    }
     if (--count > 0) return Status();
     if (runtime::InitCount(runtime::Role::kTool).load() > 0) return Status();  // the tool's to end
     client::MarkFinalized();

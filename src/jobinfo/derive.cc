@@ -1,6 +1,9 @@
 #include "src/jobinfo/derive.h"
 
+#include "src/jobinfo/info_read.h"
+
 #include <limits>
+
 #include <string>
 
 namespace pmix::jobinfo {
@@ -97,7 +100,6 @@ void JobKvs(const Model& model, const Layout& layout, std::string_view nspace,
   if (layout.job_size) {
     out.DefaultUint32(PMIX_JOB_SIZE, *layout.job_size);
     out.DefaultUint32(PMIX_MAX_PROCS, *layout.job_size);
-    out.DefaultUint32(PMIX_UNIV_SIZE, *layout.job_size);
   }
   if (!layout.job_nodes.empty()) {
     out.DefaultUint32(PMIX_NUM_NODES, static_cast<uint32_t>(layout.job_nodes.size()));

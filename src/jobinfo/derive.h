@@ -2,15 +2,22 @@
 // values that describe it, then derived keys for whatever is still absent.
 //
 // Derived keys (types as OpenPMIx 4.2 stores them):
-//   JOB      PMIX_JOB_SIZE u32, PMIX_MAX_PROCS u32 and PMIX_UNIV_SIZE u32
-//            (the job size; UNIV_SIZE from the job's session array first),
+//   JOB      PMIX_JOB_SIZE u32, PMIX_MAX_PROCS u32 (the job size, as
+//            OpenPMIx 4.2.2 derives it), PMIX_UNIV_SIZE u32 only from the
+//            job's session (never the job size: the universe is the
+//            session's allocation, which only the host knows; OpenPMIx
+//            4.2.2 does not derive it either),
 //            PMIX_NUM_NODES u32, PMIX_NODE_LIST string ("a,b"),
 //            PMIX_LOCAL_PEERS string ("0,1"), PMIX_LOCAL_SIZE u32,
 //            PMIX_LOCALLDR rank (the local node's ranks), PMIX_NSPACE
 //            string, PMIX_JOBID string (the nspace), PMIX_JOB_NUM_APPS u32,
 //            PMIX_SESSION_ID u32 (the job's session).
 //   PROC     PMIX_HOSTNAME string, PMIX_NODEID u32, PMIX_LOCAL_RANK u16,
-//            PMIX_NODE_RANK u16 (= local rank: only this job is known),
+//            PMIX_NODE_RANK u16 (the rank among every job's processes on
+//            the node: on the local node, the local rank plus the value of
+//            kNodeRankOffsetKey, which the server adds to a namespace's
+//            registration: the local processes of the namespaces
+//            registered before; elsewhere the local rank),
 //            PMIX_APPNUM u32, PMIX_APP_RANK rank, PMIX_GLOBAL_RANK rank
 //            (PMIX_NPROC_OFFSET + rank, when the offset is given): not
 //            stored, the job-data image derives them on demand from its
@@ -34,6 +41,11 @@
 #include "src/jobinfo/model.h"
 
 namespace pmix::jobinfo {
+
+// A job-level key of the server's registration (never a host's): how many
+// processes of other jobs are on the local node before this job's
+// (PMIX_NODE_RANK above). Server and clients ingest it alike.
+inline constexpr const char* kNodeRankOffsetKey = "pmixx.nrank.offset";
 
 // The job-level values the host gave (a later key wins).
 void HostJobKvs(const Model& model, KvSet& out);

@@ -35,8 +35,37 @@ namespace {
 
 Server* g_server = nullptr;  // progress thread only
 
+// The PMIx_server_init attributes the library acts on; a required one
+// (PMIX_INFO_REQD) outside this list is refused with PMIX_ERR_NOT_SUPPORTED
+// rather than silently ignored (standard §3.2.9). Optional ones are ignored.
+// Add an attribute here when the code that honours it lands.
+constexpr const char* kHonouredInitAttributes[] = {
+    PMIX_HOSTNAME,         PMIX_SERVER_NSPACE,    PMIX_SERVER_RANK,      PMIX_SERVER_TMPDIR,
+    PMIX_SYSTEM_TMPDIR,    PMIX_EXTERNAL_PROGRESS, PMIX_TCP_IF_INCLUDE,  PMIX_TCP_IPV4_PORT,
+    PMIX_TCP_IPV6_PORT,    PMIX_TCP_DISABLE_IPV4, PMIX_TCP_DISABLE_IPV6,
+    // tools and rendezvous (server_tool.cc, server_rendezvous.cc)
+    PMIX_SERVER_TOOL_SUPPORT, PMIX_SERVER_SYSTEM_SUPPORT, PMIX_SERVER_SESSION_SUPPORT,
+    PMIX_TCP_REPORT_URI, PMIX_LAUNCHER_RENDEZVOUS_FILE,
+    // topology (server_topology.cc)
+    PMIX_SERVER_SHARE_TOPOLOGY, PMIX_TOPOLOGY2, PMIX_TOPOLOGY,
+};
+
+Status CheckRequired(std::span<const pmix_info_t> info) {
+  for (const pmix_info_t& i : info) {
+    if ((i.flags & PMIX_INFO_REQD) == 0) continue;
+    bool honoured = false;
+    for (const char* key : kHonouredInitAttributes) honoured = honoured || PMIX_CHECK_KEY(&i, key);
+    if (honoured) continue;
+    output::Error("server", "PMIx_server_init: required attribute %.*s is not supported",
+                  PMIX_MAX_KEYLEN, i.key);
+    return PMIX_ERR_NOT_SUPPORTED;
+  }
+  return Status();
+}
+
 // The server-wide directives of PMIx_server_init.
 Status Configure(Server& s, std::span<const pmix_info_t> info) {
+  PMIX_RETURN_IF_ERROR(CheckRequired(info));
   s.hostname = InfoString(info, PMIX_HOSTNAME).value_or("");
   if (s.hostname.empty()) {
     char host[256] = {};

@@ -22,6 +22,7 @@
 
 #include "pmix.h"
 #include "pmix_server.h"
+#include "src/common/info_lookup.h"
 #include "src/common/output.h"
 #include "src/event/dispatcher.h"
 #include "src/event/roles.h"
@@ -128,8 +129,29 @@ void HandleNotify(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   TellHost(s, ev);
 }
 
+namespace {
+
+// An exit code the host reports about a local client (PMIX_EXIT_CODE with
+// PMIX_EVENT_AFFECTED_PROC, or the event's source): kept for proc tables.
+void RecordExitCode(Server& s, const event::Event& ev) {
+  const pmix_info_t* code = FindInfo(ev.info.view(), PMIX_EXIT_CODE);
+  if (code == nullptr || code->value.type != PMIX_INT) return;
+  const pmix_info_t* affected = FindInfo(ev.info.view(), PMIX_EVENT_AFFECTED_PROC);
+  const pmix_proc_t* who = affected != nullptr && affected->value.type == PMIX_PROC
+                               ? affected->value.data.proc
+                               : &ev.source;
+  if (who == nullptr) return;
+  Namespace* ns = s.FindNamespace(who->nspace);
+  if (ns == nullptr) return;
+  auto record = ns->clients.find(who->rank);
+  if (record != ns->clients.end()) record->second.exit_code = code->value.data.integer;
+}
+
+}  // namespace
+
 void EventsNotifyFromHost(Server& s, event::EventPtr ev, std::function<void(Status)> done) {
   GroupOnHostEvent(s, *ev);  // other nodes' group news
+  RecordExitCode(s, *ev);
   const bool to_server =
       ev->range != PMIX_RANGE_CUSTOM || event::AnyProcMatches(ev->custom_range, s.myproc);
   Remember(ev);

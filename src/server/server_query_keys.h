@@ -58,7 +58,9 @@ bool IsLibraryQueryKey(std::string_view key);
 gds::ValuePtr LibraryQueryAnswer(Server& s, const pmix_proc_t& requester, const query::Query& query,
                                  std::string_view key);
 
-// The APIs the host's module supports, "PMIx_Fence,PMIx_Get,...".
+// The APIs the host's module supports and the library forwards to it,
+// "PMIx_Fence,PMIx_Get,...": an upcall the library never calls (groups,
+// fabric, IOF, event registration today) is not listed even when set.
 std::string HostFunctions(const pmix_server_module_t& module);
 
 }  // namespace pmix::server

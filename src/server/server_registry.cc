@@ -12,6 +12,7 @@
 #include "pmix_version.h"
 #include "src/common/api_guard.h"
 #include "src/common/info_lookup.h"
+#include "src/jobinfo/derive.h"
 #include "src/runtime/context.h"
 #include "src/server/server_connect.h"
 #include "src/server/server_group.h"
@@ -78,10 +79,22 @@ Status RegisterNamespace(Server& s, const std::string& name, int nlocalprocs,
   for (const auto& k : server_keys->view()) {
     if (!HasKey(combined->view(), k)) PMIX_RETURN_IF_ERROR(combined->Append(k));
   }
+  // Node ranks count every job's processes on this node (derive.h): this
+  // job's local processes come after those of the namespaces registered
+  // before it. A re-registration keeps the offset it was first given.
+  bool again = s.FindNamespace(name) != nullptr;
+  if (!again) {
+    uint32_t offset = 0;
+    for (const auto& [other, ns] : s.nspaces) {
+      size_t local = ns.summary.local_ranks.size();
+      offset += static_cast<uint32_t>(local > 0 ? local : static_cast<size_t>(ns.nlocalprocs));
+    }
+    if (offset > 0)
+      PMIX_RETURN_IF_ERROR(combined->Add(jobinfo::kNodeRankOffsetKey, &offset, PMIX_UINT32));
+  }
   // A re-registration adds to what was registered (a new generation of
   // the image, which clients connected meanwhile receive).
   wire::Infos accumulated;
-  bool again = s.FindNamespace(name) != nullptr;
   if (again) {
     auto before = Registered(s, name);
     if (!before.ok()) return before.status();

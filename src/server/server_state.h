@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include <map>
+#include <optional>
 #include <memory>
 #include <set>
 #include <string>
@@ -62,6 +63,9 @@ struct ClientRecord {
   // PMIX_ERR_PROC_TERM_WO_SYNC otherwise), cleared when it connects again:
   // a later get of data it never committed fails with it at once.
   pmix_status_t departed = PMIX_SUCCESS;
+  // Its exit code, when the host said (PMIX_EXIT_CODE in an event about it,
+  // e.g. PMIX_EVENT_PROC_TERMINATED): proc tables report it.
+  std::optional<int> exit_code;
 };
 
 // A namespace the host registered (PMIx_server_register_nspace). Its job

@@ -8,6 +8,11 @@
  *                               PMIX_EVENT_PROC_TERMINATED events and prints
  *                               "terminated: <rank> exit <code>" for each
  *   pmixrun_client env VAR      prints "rank R VAR=value"
+ *   pmixrun_client proctable    every rank puts its pid; ranks but 0 then
+ *                               finalize and exit 0; rank 0 waits for their
+ *                               termination events and checks the proc
+ *                               table (PMIX_QUERY_PROC_TABLE): their real
+ *                               pids and exit code 0, "proctable ok"
  *   pmixrun_client nskey        puts "<nspace>-<rank>-local" (a key made
  *                               from the namespace, as OpenPMIx's dmodex
  *                               example does), commits, fences, reads the
@@ -109,6 +114,47 @@ static int NamespaceKey(void) {
     return bad;
 }
 
+/* Rank 0's check of the proc table after the others left. */
+static int ProcTable(uint32_t size) {
+    pmix_status_t code = PMIX_EVENT_PROC_TERMINATED;
+    if (PMIx_Register_event_handler(&code, 1, NULL, 0, OnTerminated, NULL, NULL) < 0) return 1;
+    pmix_value_t v;
+    pid_t pid = getpid();
+    PMIX_VALUE_LOAD(&v, &pid, PMIX_PID);
+    if (PMIx_Put(PMIX_GLOBAL, "test.pid", &v) != PMIX_SUCCESS || PMIx_Commit() != PMIX_SUCCESS) return 1;
+    pmix_info_t collect;
+    PMIX_INFO_LOAD(&collect, PMIX_COLLECT_DATA, NULL, PMIX_BOOL);
+    if (PMIx_Fence(NULL, 0, &collect, 1) != PMIX_SUCCESS) return 1;
+    if (me.rank != 0) return 0;
+    if (WaitTerminated((int)size - 1) != 0) return 1;
+    pmix_query_t *q;
+    PMIX_QUERY_CREATE(q, 1);
+    PMIX_ARGV_APPEND(code, q[0].keys, PMIX_QUERY_PROC_TABLE);
+    pmix_info_t *results = NULL;
+    size_t nresults = 0;
+    pmix_status_t rc = PMIx_Query_info(q, 1, &results, &nresults);
+    PMIX_QUERY_FREE(q, 1);
+    if (rc != PMIX_SUCCESS || nresults < 1 || results[0].value.type != PMIX_DATA_ARRAY)
+        return fprintf(stderr, "proc table query: %s\n", PMIx_Error_string(rc)), 1;
+    pmix_data_array_t *table = results[0].value.data.darray;
+    pmix_proc_info_t *procs = (pmix_proc_info_t *)table->array;
+    int bad = table->type != PMIX_PROC_INFO || table->size != size;
+    for (size_t i = 0; !bad && i < table->size; ++i) {
+        pmix_value_t *got = NULL;
+        pmix_proc_t who = procs[i].proc;
+        if (PMIx_Get(&who, "test.pid", NULL, 0, &got) != PMIX_SUCCESS) return 1;
+        if (procs[i].pid != got->data.pid || procs[i].exit_code != 0) {
+            fprintf(stderr, "proc table: rank %u pid %d exit %d, want pid %d exit 0\n", who.rank,
+                    (int)procs[i].pid, procs[i].exit_code, (int)got->data.pid);
+            bad = 1;
+        }
+        PMIX_VALUE_RELEASE(got);
+    }
+    PMIX_INFO_FREE(results, nresults);
+    if (!bad) printf("proctable ok\n");
+    return bad;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) return 2;
     pmix_status_t rc = PMIx_Init(&me, NULL, 0);
@@ -122,6 +168,8 @@ int main(int argc, char **argv) {
         bad = 1;
     } else if (strcmp(argv[1], "terminated") == 0) {
         bad = Terminated(JobSize());
+    } else if (strcmp(argv[1], "proctable") == 0) {
+        bad = ProcTable(JobSize());
     } else if (strcmp(argv[1], "nskey") == 0) {
         bad = NamespaceKey();
     } else if (strcmp(argv[1], "env") == 0 && argc > 2) {

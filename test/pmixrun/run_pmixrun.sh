@@ -47,6 +47,9 @@ if run terminated 0 -n 4 "$client" terminated; then
     for r in 1 2 3; do expect_in terminated out "terminated: $r exit 0"; done
 fi
 
+# --- proc tables carry the real pids of processes that already left ------------
+run proctable 0 -n 3 "$client" proctable && expect_in proctable out "proctable ok"
+
 # --- namespaces as production launchers name them: <base>@<n>, never "pmix..." ---
 # (a key made from the namespace is then not a reserved key)
 if run nskey 0 -n 2 "$client" nskey; then

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mca/preg/base/preg_base.h"
+#include "src/jobinfo/derive.h"
 #include "test/unit/jobinfo/jobinfo_test_util.h"
 
 namespace pmix::jobinfo::test {
@@ -230,6 +231,38 @@ TEST_F(HostsTest, MinimalJobSizeAndMaps) {
   ExpectU32("min", kJob, PMIX_LOCAL_SIZE, 2, gds::Where::NodeId(1));
   ExpectRank("min", kJob, PMIX_LOCALLDR, 2, gds::Where::NodeId(1));
   ExpectU32("min", kJob, PMIX_JOB_NUM_APPS, 1);
+  // The universe is the session's allocation: never the job size (OpenPMIx
+  // 4.2.2 does not derive it either, measured); MAX_PROCS is, as there.
+  ExpectAbsent("min", kJob, PMIX_UNIV_SIZE);
+}
+
+TEST_F(HostsTest, NodeRankCountsTheJobsRegisteredBefore) {
+  // The server adds kNodeRankOffsetKey = 5: five processes of earlier jobs
+  // are on nodeA. Node ranks there follow them; on nodeB nothing is known
+  // of other jobs, so the node rank is the local rank.
+  Infos infos;
+  infos.U32(PMIX_JOB_SIZE, 4)
+      .Regex(PMIX_NODE_MAP, "pmix[nodeA,nodeB]")
+      .Regex(PMIX_PROC_MAP, "raw:0,1;2,3")
+      .U32(jobinfo::kNodeRankOffsetKey, 5);
+  auto summary = Run("nr", 2, infos, "nodeA");
+  ASSERT_TRUE(summary.ok()) << summary.status().code();
+  ExpectU16("nr", 0, PMIX_LOCAL_RANK, 0);
+  ExpectU16("nr", 0, PMIX_NODE_RANK, 5);
+  ExpectU16("nr", 1, PMIX_NODE_RANK, 6);
+  ExpectU16("nr", 3, PMIX_LOCAL_RANK, 1);
+  ExpectU16("nr", 3, PMIX_NODE_RANK, 1);
+  // The host's own node ranks win.
+  Infos given, proc;
+  proc.Rank(PMIX_RANK, 1).U16(PMIX_NODE_RANK, 9);
+  given.U32(PMIX_JOB_SIZE, 2)
+      .Regex(PMIX_NODE_MAP, "pmix[nodeA]")
+      .Regex(PMIX_PROC_MAP, "raw:0,1")
+      .U32(jobinfo::kNodeRankOffsetKey, 5)
+      .Array(PMIX_PROC_DATA, proc);
+  ASSERT_TRUE(Run("nr2", 2, given, "nodeA").ok());
+  ExpectU16("nr2", 0, PMIX_NODE_RANK, 5);
+  ExpectU16("nr2", 1, PMIX_NODE_RANK, 9);
 }
 
 struct MapCase {

@@ -228,7 +228,9 @@ TEST_F(RealmsTest, ManyJobKeysWithDuplicates) {
   ExpectU32("many", kJob, PMIX_MAX_PROCS, 2);
   size_t job_keys = 0;
   for (const auto& [where, value] : Snapshot("many")) job_keys += where.rfind("job/", 0) == 0;
-  EXPECT_EQ(job_keys, 100u + 6);  // + size, max, univ, nspace, jobid, napps
+  // + size, max, nspace, jobid, napps (no univ: never derived from the job size)
+  EXPECT_EQ(job_keys, 100u + 5);
+  ExpectAbsent("many", kJob, PMIX_UNIV_SIZE);
 }
 
 TEST_F(RealmsTest, GlobalRankFromOffset) {

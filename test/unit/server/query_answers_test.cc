@@ -10,6 +10,8 @@
 
 #include "mca/bfrops/base/bfrops_base.h"
 #include "pmix.h"
+#include "pmix_server.h"
+#include "src/server/server_query_keys.h"
 
 namespace pmix::query {
 namespace {
@@ -249,3 +251,31 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace pmix::query
+
+namespace pmix::server {
+namespace {
+
+pmix_status_t AnyUpcall() { return PMIX_SUCCESS; }
+
+// PMIX_HOST_FUNCTIONS is true: an upcall the library never calls is not
+// listed even when the host set it (issue 14).
+TEST(HostFunctions, ListsOnlyTheUpcallsTheLibraryCalls) {
+  pmix_server_module_t module;
+  // Every slot set (the values are never called here).
+  auto* slots = reinterpret_cast<void (**)()>(&module);
+  for (size_t i = 0; i < sizeof module / sizeof(void (*)()); ++i)
+    slots[i] = reinterpret_cast<void (*)()>(&AnyUpcall);
+  std::string list = "," + HostFunctions(module) + ",";
+  for (const char* api : {"PMIx_Fence", "PMIx_Get", "PMIx_Spawn", "PMIx_Connect", "PMIx_Query_info",
+                          "PMIx_Log", "PMIx_Job_control", "PMIx_Notify_event"})
+    EXPECT_NE(list.find(std::string(",") + api + ","), std::string::npos) << api;
+  for (const char* api : {"PMIx_Register_event_handler", "PMIx_Deregister_event_handler",
+                          "PMIx_IOF_pull", "PMIx_IOF_push", "PMIx_Group_construct",
+                          "PMIx_Fabric_register"})
+    EXPECT_EQ(list.find(std::string(",") + api + ","), std::string::npos) << api;
+  pmix_server_module_t none{};
+  EXPECT_EQ(HostFunctions(none), "");
+}
+
+}  // namespace
+}  // namespace pmix::server

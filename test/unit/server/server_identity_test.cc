@@ -113,3 +113,31 @@ TEST_F(ServerIdentity, JobInfoCarriesTheServerKeys) {
 
 }  // namespace
 }  // namespace pmix::server
+
+namespace pmix::server {
+namespace {
+
+// PMIx_server_init honours or clearly refuses a required attribute: one
+// it does not act on fails the init with PMIX_ERR_NOT_SUPPORTED (and
+// leaves no server behind); the same attribute optional is ignored.
+TEST(ServerInitAttributes, RequiredUnsupportedAttributeIsRefused) {
+  pmix_server_module_t module{};
+  pmix_info_t info;
+  bool yes = true;
+  PMIx_Info_load(&info, PMIX_SERVER_SCHEDULER, &yes, PMIX_BOOL);
+  info.flags |= PMIX_INFO_REQD;
+  EXPECT_EQ(PMIx_server_init(&module, &info, 1), PMIX_ERR_NOT_SUPPORTED);
+  EXPECT_EQ(PMIx_server_finalize(), PMIX_ERR_INIT);
+  info.flags &= ~PMIX_INFO_REQD;
+  ASSERT_EQ(PMIx_server_init(&module, &info, 1), PMIX_SUCCESS);
+  EXPECT_EQ(PMIx_server_finalize(), PMIX_SUCCESS);
+  PMIx_Info_destruct(&info);
+  PMIx_Info_load(&info, PMIX_SERVER_NSPACE, "required-ns", PMIX_STRING);
+  info.flags |= PMIX_INFO_REQD;
+  ASSERT_EQ(PMIx_server_init(&module, &info, 1), PMIX_SUCCESS);
+  EXPECT_EQ(PMIx_server_finalize(), PMIX_SUCCESS);
+  PMIx_Info_destruct(&info);
+}
+
+}  // namespace
+}  // namespace pmix::server
