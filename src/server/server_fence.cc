@@ -31,6 +31,10 @@
 //   without calling PMIx_Finalize"; OpenPMIx 4.2.2 may wait for it forever),
 //   except a survivor joining the interrupted fence. The events go out as
 //   well (server_events.cc).
+// - A participant that finalizes without contributing (or had finalized
+//   when the fence began) is dropped the same way: the others get
+//   PMIX_ERR_PARTIAL_SUCCESS instead of waiting forever (OpenPMIx 4.2.2
+//   does the same; its pubi example relies on it).
 // - The host gets the directives of every local participant
 //   (fence::MergeDirectives), not only the first one's.
 // - A participant that finalized cleanly after contributing keeps its
@@ -260,7 +264,17 @@ struct Prepared {
   std::string key;
   fence::Participants participants;
   bool names_dead = false;  // a local participant died without finalizing
+  std::vector<ProcName> finalized;  // local participants that finalized already
 };
+
+// Whether `who`, a local participant, left with PMIx_Finalize.
+bool Finalized(Server& s, const ProcName& who) {
+  Namespace* ns = s.FindNamespace(who.nspace);
+  if (ns == nullptr) return false;
+  auto record = ns->clients.find(who.rank);
+  return record != ns->clients.end() && record->second.peer == nullptr &&
+         record->second.departed == PMIX_ERR_NOT_FOUND;
+}
 
 // Checks a request against what the server knows; the status to reply on error.
 Result<Prepared> Prepare(Server& s, const Peer& peer, std::span<const pmix_proc_t> procs) {
@@ -276,11 +290,14 @@ Result<Prepared> Prepare(Server& s, const Peer& peer, std::span<const pmix_proc_
   if (participants->remote && s.module.fence_nb == nullptr) return Status(PMIX_ERR_NOT_SUPPORTED);
   if (participants->local.count(fence::NameOf(peer.proc)) == 0) return Status(PMIX_ERR_BAD_PARAM);
   bool names_dead = false;
+  std::vector<ProcName> finalized;
   for (const auto& who : participants->local) {
     if (State().dead.count(who) != 0 && s.FindPeer(fence::ProcOf(who)) == nullptr) names_dead = true;
+    if (Finalized(s, who)) finalized.push_back(who);
   }
   std::string key = fence::CollectiveKey(*canonical);
-  return Prepared{std::move(*canonical), std::move(key), std::move(*participants), names_dead};
+  return Prepared{std::move(*canonical), std::move(key), std::move(*participants), names_dead,
+                  std::move(finalized)};
 }
 
 }  // namespace
@@ -318,6 +335,12 @@ void HandleFence(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
     peer->conn->Reply(frame, StatusBody(peer->conn->codec(), merged.code())).ok();
     return;
   }
+  // A participant that already finalized will never contribute: the fence
+  // goes on among the others (PMIX_ERR_PARTIAL_SUCCESS), as in OpenPMIx 4.2.2.
+  for (const ProcName& gone : prepared->finalized) {
+    if (t->participants.local.count(gone) != 0 && t->contributions.count(gone) == 0)
+      fence::DropDeparted(*t, gone);
+  }
   t->collect = t->collect || collect;
   t->contributions[me] = fence::Contribution{peer, ptl::Frame{frame.flags, frame.type, frame.tag, {}}};
   if (timeout && *timeout > 0) ArmDeadline(*t, *timeout);
@@ -325,13 +348,16 @@ void HandleFence(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
 }
 
 void FenceOnPeerLost(Server& s, const PeerPtr& peer) {
-  if (peer->ns == nullptr || peer->finalized) return;  // a finalized contribution stands
+  if (peer->ns == nullptr) return;
   ProcName who = fence::NameOf(peer->proc);
   FenceState& st = State();
-  st.dead.insert(who);
+  if (!peer->finalized) st.dead.insert(who);
   for (uint64_t id : st.table.Ids()) {
     Tracker* t = st.table.Find(id);
     if (t == nullptr || t->participants.local.count(who) == 0) continue;
+    // A finalized contribution stands; a process that finalized without
+    // contributing never will (the others must not wait forever).
+    if (peer->finalized && t->contributions.count(who) != 0) continue;
     if (DropFtParticipant(s, *t, who)) continue;  // PMIX_GROUP_FT_COLLECTIVE: silently
     fence::DropDeparted(*t, who);
     if (t->host_called) continue;  // the host's answer completes it

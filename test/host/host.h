@@ -66,6 +66,7 @@ typedef struct {
     int abort_status;
     char abort_msg[256];
     int fences;
+    int fence_dirkeys;      /* most "test.dir.*" directives one fence_nb carried */
     int dmodex;
     int notifies;
     int last_notify_code;

@@ -89,11 +89,17 @@ static int FenceNeedsPeer(const pmix_proc_t procs[], size_t nprocs) {
 static pmix_status_t FenceNb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
                              size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
                              void *cbdata) {
-    (void)info, (void)ninfo;
+    /* Directives named "test.dir.*" (client_fence gives one per rank): the
+     * most any one fence_nb carried, i.e. whether every local participant's
+     * directives reach the host. */
+    int dirkeys = 0;
+    for (size_t i = 0; info != NULL && i < ninfo; ++i)
+        if (strncmp(info[i].key, "test.dir.", 9) == 0) ++dirkeys;
     pthread_mutex_lock(&host_state.lock);
     host_state.fences++;
+    if (dirkeys > host_state.fence_dirkeys) host_state.fence_dirkeys = dirkeys;
     pthread_mutex_unlock(&host_state.lock);
-    HostVerbose("fence_nb over %zu procs, %zu bytes", nprocs, ndata);
+    HostVerbose("fence_nb over %zu procs, %zu bytes, %d test.dir keys", nprocs, ndata, dirkeys);
     /* data is ours whatever we return (the standard: the host frees it). */
     if (FenceNeedsPeer(procs, nprocs)) {
         pmix_status_t rc = HostPeerFence(procs, nprocs, data, ndata, cbfunc, cbdata);

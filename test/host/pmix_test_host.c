@@ -403,10 +403,11 @@ static void ReportResources(const Resources *before) {
 
 static void PrintSummary(int bad) {
     printf("pmix_test_host node %d: nspace %s clients %d remote %d connected %d finalized %d "
-           "fences %d dmodex %d aborts %d notifies %d connects %d disconnects %d spawns %d "
-           "groups %d group_failures %d group_dirs %d tools %d refused %d -> %s\n",
+           "fences %d dirkeys %d dmodex %d aborts %d notifies %d connects %d disconnects %d "
+           "spawns %d groups %d group_failures %d group_dirs %d tools %d refused %d -> %s\n",
            host_opts.node_id, host_opts.nspace, host_opts.nprocs, host_opts.remote_procs,
-           host_state.connected, host_state.finalized, host_state.fences, host_state.dmodex,
+           host_state.connected, host_state.finalized, host_state.fences,
+           host_state.fence_dirkeys, host_state.dmodex,
            host_state.aborts, host_state.notifies, host_state.connects, host_state.disconnects,
            host_state.spawns, host_state.groups, host_state.group_failures,
            host_state.group_dirs, host_state.tools, host_state.tools_refused, bad ? "FAIL" : "PASS");

@@ -39,6 +39,7 @@ if [ "$PMIXX_TEST_LIB" = ours ]; then
     run_host fence-remote-1+1 -n 1 --remote-procs 1 --timeout 60 -- "$fence_client" 2
     run_host fence-dead -n 4 --kill-rank 1 --kill-after-ms 1500 --timeout 60 -- \
         "$fence_client" dead
+    run_host fence-left -n 3 --timeout 60 -- "$fence_client" left
 fi
 
 if [ "$PMIXX_TEST_LIB" = ours ]; then
@@ -50,5 +51,10 @@ if [ "$PMIXX_TEST_LIB" = ours ]; then
     # Across nodes it is, once per collective that has remote participants.
     n=$(fences_of fence-remote 0)
     [ -n "$n" ] && [ "$n" -gt 0 ] || fail "fence-remote: the host's fence_nb was not called"
+    # ... with the directives of every local participant (3 per node).
+    for node in 0 1; do
+        k=$(sed -n "s/^pmix_test_host node $node:.* dirkeys \([0-9]*\) .*/\1/p" "$work/fence-remote.out")
+        [ "$k" = 3 ] || fail "fence-remote node $node: fence_nb saw ${k:-?} participants' directives, want 3"
+    done
 fi
 finish

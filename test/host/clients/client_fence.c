@@ -5,6 +5,7 @@
  *   - ROUNDS (default 5) put/commit/fence-with-collect rounds, each followed
  *     by a Get of every peer's value of that round;
  *   - barrier-only fences (NULL procs, the wildcard, an explicit rank list);
+ *   - a fence where each rank gives its own directive (test.dir.<rank>);
  *   - subsets: pairs {2i, 2i+1};
  *   - overlapping sets at once: Fence_nb over {r-1, r} and {r, r+1};
  *   - three Fence_nb over the whole job back to back (sequential fences
@@ -123,16 +124,56 @@ static int DeadRank(void) {
     return 0;
 }
 
+/* Every rank gives its own directive ("test.dir.<rank>", ignored by the
+ * library): with remote participants the host's fence_nb must see those of
+ * every local participant, not only the first one's (fence.sh checks the
+ * host's count). */
+static void PerRankDirectives(void) {
+    char key[PMIX_MAX_KEYLEN + 1];
+    snprintf(key, sizeof key, "test.dir.%u", client_me.rank);
+    pmix_info_t info;
+    PMIX_INFO_LOAD(&info, key, "x", PMIX_STRING);
+    CHECK_RC(PMIx_Fence(NULL, 0, &info, 1), PMIX_SUCCESS, "Fence with a per-rank directive");
+    PMIX_INFO_DESTRUCT(&info);
+}
+
+/* client_fence left: rank 1 finalizes after a first fence and exits; the
+ * others' fence over the job (whether it began before or after rank 1 left)
+ * completes among them with PMIX_ERR_PARTIAL_SUCCESS instead of waiting
+ * forever (as on OpenPMIx 4.2.2); a fence of the survivors succeeds. */
+static int LeftRank(void) {
+    job_size = GetU32(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
+    CHECK(job_size >= 3, "left: needs 3 ranks or more");
+    CHECK_RC(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS, "first Fence");
+    if (client_me.rank == 1) {
+        ClientFinalize();
+        exit(0);
+    }
+    if (client_me.rank == 2) usleep(500 * 1000); /* rank 0 usually waits before rank 1 leaves */
+    CHECK_RC(PMIx_Fence(NULL, 0, NULL, 0), PMIX_ERR_PARTIAL_SUCCESS, "Fence after rank 1 finalized");
+    pmix_proc_t *survivors = calloc(job_size - 1, sizeof *survivors);
+    CHECK(survivors != NULL, "calloc");
+    for (uint32_t r = 0, n = 0; r < job_size; ++r)
+        if (r != 1) survivors[n++] = ProcOf(r);
+    CHECK_RC(PMIx_Fence(survivors, job_size - 1, NULL, 0), PMIX_SUCCESS, "Fence of the survivors");
+    free(survivors);
+    ClientFinalize();
+    return 0;
+}
+
 int main(int argc, char **argv) {
     int dead = argc > 1 && strcmp(argv[1], "dead") == 0;
-    int rounds = argc > 1 && !dead ? atoi(argv[1]) : 5;
+    int left = argc > 1 && strcmp(argv[1], "left") == 0;
+    int rounds = argc > 1 && !dead && !left ? atoi(argv[1]) : 5;
     ClientInit();
     if (dead) return DeadRank();
+    if (left) return LeftRank();
     job_size = GetU32(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
     CheckArguments();
     for (int r = 1; r <= rounds; ++r) CollectRound(r);
     Note("collect rounds ok");
     Barriers();
+    PerRankDirectives();
     Pairs();
     Overlapping();
     BackToBack();
