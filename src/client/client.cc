@@ -248,8 +248,10 @@ Status Init(pmix_proc_t* proc, std::span<const pmix_info_t> info) {
 // PMIX_MODEL_LIBRARY_NAME / _VERSION, PMIX_THREADING_MODEL): kept as the
 // caller's own data (a PMIx_Get of them answers) and announced with
 // PMIX_MODEL_DECLARED to the process's own handlers (range
-// PMIX_RANGE_PROC_LOCAL), as OpenPMIx does. Every PMIx_Init that carries
-// them declares them (Open MPI initializes twice).
+// PMIX_RANGE_PROC_LOCAL), as OpenPMIx does, marked PMIX_EVENT_NON_DEFAULT:
+// a default handler never sees it (Open MPI 4.1's default handler aborts
+// the process on any event it is given). Every PMIx_Init that carries them
+// declares them (Open MPI initializes twice).
 void DeclareModel(const pmix_proc_t& me, std::span<const pmix_info_t> info) {
   static const char* const kModelKeys[] = {PMIX_PROGRAMMING_MODEL, PMIX_MODEL_LIBRARY_NAME,
                                            PMIX_MODEL_LIBRARY_VERSION, PMIX_THREADING_MODEL};
@@ -264,6 +266,12 @@ void DeclareModel(const pmix_proc_t& me, std::span<const pmix_info_t> info) {
     }
   }
   if (declared.size() == 0) return;
+  pmix_info_t non_default;
+  bool yes = true;
+  PMIx_Info_load(&non_default, PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
+  Status marked = declared.Append(non_default);
+  PMIx_Info_destruct(&non_default);
+  if (!marked.ok()) return;  // out of memory: better no event than one a default handler takes
   pmix_status_t rc = PMIx_Notify_event(PMIX_MODEL_DECLARED, &me, PMIX_RANGE_PROC_LOCAL,
                                        declared.data(), declared.size(), nullptr, nullptr);
   if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED)

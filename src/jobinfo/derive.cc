@@ -116,6 +116,16 @@ void JobKvs(const Model& model, const Layout& layout, std::string_view nspace,
   if (layout.num_apps) out.DefaultUint32(PMIX_JOB_NUM_APPS, *layout.num_apps);
 }
 
+uint32_t NodeRankOffset(const Model& model) {
+  uint32_t offset = 0;
+  for (const pmix_info_t* info : model.job) {
+    if (!KeyIs(*info, kNodeRankOffsetKey)) continue;
+    auto value = ReadUint32(info->value);
+    if (value.ok()) offset = *value;
+  }
+  return offset;
+}
+
 void NodeKvs(const Layout& layout, size_t index, const KvSet& host_job, KvSet& out) {
   const NodeInfo& node = layout.table.nodes()[index];
   out.PutAll(node.kvs);

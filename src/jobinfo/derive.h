@@ -47,6 +47,12 @@ namespace pmix::jobinfo {
 // (PMIX_NODE_RANK above). Server and clients ingest it alike.
 inline constexpr const char* kNodeRankOffsetKey = "pmixx.nrank.offset";
 
+// kNodeRankOffsetKey's value in the registration, 0 without it. The proc
+// keys are derived by the image on demand (mca/gds/base/image.h), except
+// PMIX_NODE_RANK of the local node's ranks when this is not 0: ingestion
+// stores those explicitly.
+uint32_t NodeRankOffset(const Model& model);
+
 // The job-level values the host gave (a later key wins).
 void HostJobKvs(const Model& model, KvSet& out);
 

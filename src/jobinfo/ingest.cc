@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <limits>
 #include <set>
 
 #include "mca/bfrops/base/bfrops_base.h"
@@ -53,6 +54,7 @@ class InputBuilder {
     in.local_ranks = std::move(local_ranks);
     Sessions(in);
     in.ranks.reserve(layout_.ranks.size());
+    uint32_t node_rank_offset = NodeRankOffset(model_);
     for (const RankInfo& rank : layout_.ranks) {
       gds::ImageInput::Rank r;
       r.rank = rank.rank;
@@ -64,6 +66,8 @@ class InputBuilder {
         const InfoRefs& kvs = layout_.proc_data[p]->kvs;
         r.kvs.insert(r.kvs.end(), kvs.begin(), kvs.end());
       }
+      if (node_rank_offset != 0 && layout_.local && rank.node == *layout_.local)
+        AddNodeRank(r, node_rank_offset);
       in.ranks.push_back(std::move(r));
     }
     return in;
@@ -71,6 +75,21 @@ class InputBuilder {
 
  private:
   KvSet& Next() { return sets_.emplace_back(); }
+
+  // The node rank of a local rank when other jobs' processes precede this
+  // job's on the node (derive.h): stored, unless the host gave one.
+  void AddNodeRank(gds::ImageInput::Rank& r, uint32_t offset) {
+    for (const pmix_info_t* kv : r.kvs)
+      if (PMIX_CHECK_KEY(kv, PMIX_NODE_RANK)) return;
+    uint64_t node_rank = uint64_t{r.local_rank} + offset;
+    if (node_rank > std::numeric_limits<uint16_t>::max()) return;
+    pmix_info_t& info = node_ranks_.emplace_back();
+    std::memset(&info, 0, sizeof info);
+    PMIX_LOAD_KEY(info.key, PMIX_NODE_RANK);
+    info.value.type = PMIX_UINT16;
+    info.value.data.uint16 = static_cast<uint16_t>(node_rank);
+    r.kvs.push_back(&info);
+  }
 
   void Sessions(gds::ImageInput& in) {
     std::set<uint32_t> ids;
@@ -87,6 +106,7 @@ class InputBuilder {
   const Layout& layout_;
   KvSet host_job_;
   std::deque<KvSet> sets_;  // stable addresses: the input borrows from them
+  std::deque<pmix_info_t> node_ranks_;  // AddNodeRank's values (plain scalars)
 };
 
 Summary MakeSummary(const Model& model, const Layout& layout, int nlocalprocs) {

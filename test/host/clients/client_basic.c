@@ -121,6 +121,22 @@ static void OnModel(size_t id, pmix_status_t status, const pmix_proc_t *source, 
             snprintf(model_seen, sizeof model_seen, "%s", info[i].value.data.string);
     }
     if (status == PMIX_MODEL_DECLARED) model_events++;
+    /* Not the last step (as Open MPI's handler): the chain goes on. */
+    if (cbfunc != NULL) cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
+
+/* A default handler (all codes), as Open MPI's, which aborts on anything it
+ * is given: PMIX_MODEL_DECLARED must never reach it (OpenPMIx marks it
+ * PMIX_EVENT_NON_DEFAULT). A marker event raised afterwards tells when every
+ * earlier event went by. */
+static volatile int default_model_events, default_markers;
+
+static void OnDefault(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+                      size_t ninfo, pmix_info_t results[], size_t nresults,
+                      pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata) {
+    (void)id, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
+    if (status == PMIX_MODEL_DECLARED) default_model_events++;
+    if (status == PMIX_OPENMP_PARALLEL_ENTERED) default_markers++;
     if (cbfunc != NULL) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
 }
 
@@ -130,6 +146,9 @@ static void DeclareModel(pmix_proc_t *again) {
     CHECK_RC(PMIx_Register_event_handler(&code, 1, NULL, 0, OnModel, NULL, NULL) >= 0 ? PMIX_SUCCESS
                                                                                    : PMIX_ERROR,
              PMIX_SUCCESS, "register a PMIX_MODEL_DECLARED handler");
+    CHECK_RC(PMIx_Register_event_handler(NULL, 0, NULL, 0, OnDefault, NULL, NULL) >= 0 ? PMIX_SUCCESS
+                                                                                   : PMIX_ERROR,
+             PMIX_SUCCESS, "register a default handler");
     pmix_info_t model[2];
     PMIX_INFO_LOAD(&model[0], PMIX_PROGRAMMING_MODEL, "TESTMPI", PMIX_STRING);
     PMIX_INFO_LOAD(&model[1], PMIX_MODEL_LIBRARY_VERSION, "1.2", PMIX_STRING);
@@ -137,6 +156,13 @@ static void DeclareModel(pmix_proc_t *again) {
     for (int i = 0; i < 10000 && model_events == 0; ++i) usleep(1000);
     CHECK(model_events == 1 && strcmp(model_seen, "TESTMPI") == 0,
           "PMIX_MODEL_DECLARED: %d events, model '%s'", model_events, model_seen);
+    CHECK_RC(PMIx_Notify_event(PMIX_OPENMP_PARALLEL_ENTERED, &client_me, PMIX_RANGE_PROC_LOCAL, NULL,
+                               0, NULL, NULL),
+             PMIX_SUCCESS, "raise a marker event");
+    for (int i = 0; i < 10000 && default_markers == 0; ++i) usleep(1000);
+    CHECK(default_markers == 1 && default_model_events == 0,
+          "default handler: %d markers, %d PMIX_MODEL_DECLARED (want 1, 0)", default_markers,
+          default_model_events);
     PMIX_INFO_DESTRUCT(&model[0]);
     PMIX_INFO_DESTRUCT(&model[1]);
     if (OnOpenPmix()) return; /* OpenPMIx 4.2.2 raises the event but keeps no data */
