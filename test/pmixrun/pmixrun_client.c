@@ -6,7 +6,10 @@
  *   pmixrun_client terminated   every rank but 0 exits with status 0 after a
  *                               fence; rank 0 waits (10 s at most) for their
  *                               PMIX_EVENT_PROC_TERMINATED events and prints
- *                               "terminated: <rank> exit <code>" for each
+ *                               "terminated: <rank> exit <code>" for each,
+ *                               then "default handler saw N": how many of
+ *                               them its default handler was given too (the
+ *                               handler for the code passes them on)
  *   pmixrun_client env VAR      prints "rank R VAR=value"
  *   pmixrun_client proctable    every rank puts its pid; ranks but 0 then
  *                               finalize and exit 0; rank 0 waits for their
@@ -51,7 +54,44 @@ static void OnTerminated(size_t id, pmix_status_t status, const pmix_proc_t *sou
     terminated_seen++;
     pthread_cond_broadcast(&cond);
     pthread_mutex_unlock(&lock);
+    /* not ACTION_COMPLETE: the rest of the chain (a default handler) may run */
+    if (cbfunc) cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
+
+/* A default handler (no codes): counts the termination events it is given
+ * and notes the end of the flush below. */
+static int default_terminated;
+static int flushed;
+#define FLUSH_CODE (PMIX_EXTERNAL_ERR_BASE - 41)
+
+static void OnAnyEvent(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                       pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
+                       pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata) {
+    (void)id, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
+    pthread_mutex_lock(&lock);
+    if (status == PMIX_EVENT_PROC_TERMINATED) default_terminated++;
+    if (status == FLUSH_CODE) flushed = 1;
+    pthread_cond_broadcast(&cond);
+    pthread_mutex_unlock(&lock);
     if (cbfunc) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+/* Events reach a process's handlers in order: once a later local event has
+ * reached the default handler, the earlier ones have been through the
+ * chain. Prints "default handler saw N". */
+static int ReportDefaultHandler(void) {
+    if (PMIx_Notify_event(FLUSH_CODE, &me, PMIX_RANGE_PROC_LOCAL, NULL, 0, NULL, NULL) < 0) return 1;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 10;
+    pthread_mutex_lock(&lock);
+    while (!flushed)
+        if (pthread_cond_timedwait(&cond, &lock, &until) != 0) break;
+    int done = flushed, seen = default_terminated;
+    pthread_mutex_unlock(&lock);
+    if (!done) return fprintf(stderr, "the flush event never reached the default handler\n"), 1;
+    printf("default handler saw %d\n", seen);
+    return 0;
 }
 
 static int Fence(void) {
@@ -77,9 +117,11 @@ static int Terminated(uint32_t size) {
     pmix_status_t code = PMIX_EVENT_PROC_TERMINATED;
     pmix_status_t rc = PMIx_Register_event_handler(&code, 1, NULL, 0, OnTerminated, NULL, NULL);
     if (rc < 0) return fprintf(stderr, "register: %s\n", PMIx_Error_string(rc)), 1;
+    rc = PMIx_Register_event_handler(NULL, 0, NULL, 0, OnAnyEvent, NULL, NULL);
+    if (rc < 0) return fprintf(stderr, "register default: %s\n", PMIx_Error_string(rc)), 1;
     if (Fence()) return 1;
     if (me.rank != 0) return 0;
-    return WaitTerminated((int)size - 1);
+    return WaitTerminated((int)size - 1) || ReportDefaultHandler();
 }
 
 static uint32_t JobSize(void) {

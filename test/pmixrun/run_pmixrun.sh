@@ -45,6 +45,8 @@ run abort 42 -n 3 "$client" abort 42 && expect_in abort err "PMIx_Abort with sta
 # --- termination events reach the job -------------------------------------------
 if run terminated 0 -n 4 "$client" terminated; then
     for r in 1 2 3; do expect_in terminated out "terminated: $r exit 0"; done
+    # non-default: a default handler (Open MPI's aborts the rank) never sees them
+    expect_in terminated out "default handler saw 0"
 fi
 
 # --- proc tables carry the real pids of processes that already left ------------

@@ -96,8 +96,13 @@ Event JobEvent(const Job& job) {
 
 }  // namespace
 
+// Marked PMIX_EVENT_NON_DEFAULT: only handlers registered for the code see
+// it. Open MPI 4.1's default handler aborts a rank on any event it is given,
+// so a rank still in MPI_Finalize when a peer exits would abort with it.
 void RaiseProcTerminated(const Job& job, const Child& child) {
+  const bool non_default = true;
   ProcEndEvent(job, child)
+      .Add(PMIX_EVENT_NON_DEFAULT, &non_default, PMIX_BOOL)
       .Send(PMIX_EVENT_PROC_TERMINATED, ProcOf(job, child), PMIX_RANGE_NAMESPACE);
 }
 
