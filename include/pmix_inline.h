@@ -33,13 +33,14 @@ static inline size_t pmixx_strnlen(const char *s, size_t max)
     while (n < max && s[n] != '\0') ++n;
     return n;
 }
-static inline bool pmixx_same_word(const char *s, const char *lower)
+/* Whether s starts with `lower`, ignoring case. */
+static inline bool pmixx_starts_with(const char *s, const char *lower)
 {
-    for (; *s != '\0' && *lower != '\0'; ++s, ++lower) {
+    for (; *lower != '\0'; ++s, ++lower) {
         char c = (*s >= 'A' && *s <= 'Z') ? (char)(*s - 'A' + 'a') : *s;
         if (c != *lower) return false;
     }
-    return *s == *lower;
+    return true;
 }
 
 /* Size of one element of `type` in a data array (0: not an element type). */
@@ -195,18 +196,23 @@ static inline void pmixx_mc_parse(const char *t, char *c, char *n)
     memcpy(n, ns, sizeof ns);
 }
 
-/* Booleans: PMIX_UNDEF (a key given without a value) reads as true. */
+/* Booleans, read as PMIx_Value_true reads them: PMIX_UNDEF (a key given
+ * without a value) is true; a string is true when NULL or blank, when it
+ * starts with a number other than 0, or with "yes"/"true" (any case), false
+ * for a 0 or "no"/"false", and not a boolean otherwise. */
 static inline pmix_boolean_t pmixx_value_true(const pmix_value_t *v)
 {
-    if (v == NULL || v->type == PMIX_UNDEF) return PMIX_BOOL_TRUE;
+    if (v == NULL) return PMIX_NON_BOOL;
+    if (v->type == PMIX_UNDEF) return PMIX_BOOL_TRUE;
     if (v->type == PMIX_BOOL) return v->data.flag ? PMIX_BOOL_TRUE : PMIX_BOOL_FALSE;
-    if (v->type == PMIX_STRING && v->data.string != NULL) {
-        const char *s = v->data.string;
-        if (pmixx_same_word(s, "true") || pmixx_same_word(s, "yes") || strcmp(s, "1") == 0)
-            return PMIX_BOOL_TRUE;
-        if (pmixx_same_word(s, "false") || pmixx_same_word(s, "no") || strcmp(s, "0") == 0)
-            return PMIX_BOOL_FALSE;
-    }
+    if (v->type != PMIX_STRING) return PMIX_NON_BOOL;
+    const char *s = v->data.string;
+    if (s == NULL) return PMIX_BOOL_TRUE;
+    while (*s == ' ' || (*s >= '\t' && *s <= '\r')) ++s;
+    if (*s == '\0') return PMIX_BOOL_TRUE;
+    if (*s >= '0' && *s <= '9') return atoi(s) != 0 ? PMIX_BOOL_TRUE : PMIX_BOOL_FALSE;
+    if (pmixx_starts_with(s, "yes") || pmixx_starts_with(s, "true")) return PMIX_BOOL_TRUE;
+    if (pmixx_starts_with(s, "no") || pmixx_starts_with(s, "false")) return PMIX_BOOL_FALSE;
     return PMIX_NON_BOOL;
 }
 
