@@ -5,18 +5,25 @@
 #include <cstring>
 
 #include "pmix.h"
+#include "src/server/server_rendezvous.h"
+#include "src/wire/rendezvous.h"
 
 namespace pmix::server {
 
 std::string DefaultServerNspace() { return "pmix-server:" + std::to_string(::getpid()); }
+
+std::string ServerUriValue(const Server& s) {
+  const std::string uri = ToolUri(s);
+  return uri.empty() ? uri : wire::FormatServerUri(s.myproc, uri);
+}
 
 Result<wire::Infos> ServerKeys(const Server& s) {
   wire::Infos keys;
   PMIX_RETURN_IF_ERROR(keys.Add(PMIX_SERVER_NSPACE, s.myproc.nspace, PMIX_STRING));
   PMIX_RETURN_IF_ERROR(keys.Add(PMIX_SERVER_RANK, &s.myproc.rank, PMIX_PROC_RANK));
   PMIX_RETURN_IF_ERROR(keys.Add(PMIX_SERVER_HOSTNAME, s.hostname.c_str(), PMIX_STRING));
-  if (!s.listeners.empty())
-    PMIX_RETURN_IF_ERROR(keys.Add(PMIX_SERVER_URI, s.listeners.front().uri().c_str(), PMIX_STRING));
+  const std::string uri = ServerUriValue(s);
+  if (!uri.empty()) PMIX_RETURN_IF_ERROR(keys.Add(PMIX_SERVER_URI, uri.c_str(), PMIX_STRING));
   return keys;
 }
 
@@ -36,6 +43,10 @@ std::optional<Result<pmix_value_t*>> SelfValue(const Server& s, const std::strin
     added = one.Add(key.c_str(), s.tmpdir.c_str(), PMIX_STRING);
   } else if (is(PMIX_SYSTEM_TMPDIR)) {
     added = one.Add(key.c_str(), s.system_tmpdir.c_str(), PMIX_STRING);
+  } else if (is(PMIX_MYSERVER_URI)) {
+    const std::string uri = ServerUriValue(s);
+    if (uri.empty()) return std::nullopt;
+    added = one.Add(key.c_str(), uri.c_str(), PMIX_STRING);
   } else {
     auto keys = ServerKeys(s);
     if (!keys.ok()) return Result<pmix_value_t*>(keys.status());

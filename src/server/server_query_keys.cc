@@ -16,6 +16,7 @@
 #include "src/server/server_attributes.h"
 #include "src/server/server_group.h"
 #include "src/server/server_pset.h"
+#include "src/server/server_identity.h"
 
 namespace pmix::server {
 namespace {
@@ -191,8 +192,8 @@ gds::ValuePtr AvailServers(Server& s, const pmix_proc_t&, const query::Query&) {
   pid_t pid = ::getpid();
   Status st = me.Add(PMIX_NSPACE, s.myproc.nspace, PMIX_STRING);
   if (st.ok()) st = me.Add(PMIX_RANK, &s.myproc.rank, PMIX_PROC_RANK);
-  if (st.ok() && !s.listeners.empty())
-    st = me.Add(PMIX_SERVER_URI, s.listeners.front().uri().c_str(), PMIX_STRING);
+  const std::string uri = ServerUriValue(s);
+  if (st.ok() && !uri.empty()) st = me.Add(PMIX_SERVER_URI, uri.c_str(), PMIX_STRING);
   if (st.ok()) st = me.Add(PMIX_HOSTNAME, s.hostname.c_str(), PMIX_STRING);
   if (st.ok()) st = me.Add(PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
   wire::Infos list;
@@ -201,7 +202,8 @@ gds::ValuePtr AvailServers(Server& s, const pmix_proc_t&, const query::Query&) {
 }
 
 gds::ValuePtr ServerUri(Server& s, const pmix_proc_t&, const query::Query&) {
-  return s.listeners.empty() ? nullptr : StringValue(s.listeners.front().uri());
+  const std::string uri = ServerUriValue(s);
+  return uri.empty() ? nullptr : StringValue(uri);
 }
 
 // A PMIX_DATA_ARRAY of PMIX_REGATTR for the attribute strings (names from

@@ -17,7 +17,7 @@
 //                                  as a PMIX_SERVER_INFO_ARRAY (PMIX_NSPACE,
 //                                  PMIX_RANK, PMIX_SERVER_URI, PMIX_HOSTNAME,
 //                                  PMIX_SERVER_PIDINFO)
-//   PMIX_SERVER_URI                this server's first listener's URI
+//   PMIX_SERVER_URI                the URI tools reach it by (server_identity.h)
 //   PMIX_QUERY_ATTRIBUTE_SUPPORT   PMIX_DATA_ARRAY of PMIX_INFO: with
 //                                  PMIX_HOST_FUNCTIONS, PMIX_HOST_FUNCTIONS =
 //                                  "PMIx_Fence,PMIx_Spawn,...", the APIs the

@@ -16,6 +16,12 @@
  *                               termination events and checks the proc
  *                               table (PMIX_QUERY_PROC_TABLE): their real
  *                               pids and exit code 0, "proctable ok"
+ *   pmixrun_client serverkeys F the server keys in the job info, read with
+ *                               the job's wildcard rank: PMIX_SERVER_URI is
+ *                               the URI the server reported in file F, it
+ *                               names PMIX_SERVER_NSPACE.PMIX_SERVER_RANK,
+ *                               PMIX_SERVER_HOSTNAME is the process's host;
+ *                               prints "serverkeys ok <uri>"
  *   pmixrun_client nskey        puts "<nspace>-<rank>-local" (a key made
  *                               from the namespace, as OpenPMIx's dmodex
  *                               example does), commits, fences, reads the
@@ -156,6 +162,48 @@ static int NamespaceKey(void) {
     return bad;
 }
 
+/* key's string value about proc, malloc'd; NULL (and a message) if none. */
+static char *GetString(const pmix_proc_t *proc, const char *key) {
+    pmix_value_t *val = NULL;
+    pmix_status_t rc = PMIx_Get(proc, key, NULL, 0, &val);
+    if (rc != PMIX_SUCCESS || val->type != PMIX_STRING || val->data.string == NULL) {
+        fprintf(stderr, "rank %u: get %s of %s:%u: %s\n", me.rank, key, proc->nspace, proc->rank,
+                rc == PMIX_SUCCESS ? "not a string" : PMIx_Error_string(rc));
+        if (val != NULL) PMIX_VALUE_RELEASE(val);
+        return NULL;
+    }
+    char *out = strdup(val->data.string);
+    PMIX_VALUE_RELEASE(val);
+    return out;
+}
+
+static int ServerKeys(const char *urifile) {
+    char want[1024] = "";
+    FILE *f = fopen(urifile, "r");
+    if (f == NULL || fgets(want, sizeof want, f) == NULL) return fprintf(stderr, "no URI in %s\n", urifile), 1;
+    fclose(f);
+    want[strcspn(want, "\r\n")] = '\0';
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, me.nspace, PMIX_RANK_WILDCARD);
+    char *uri = GetString(&job, PMIX_SERVER_URI);
+    char *nspace = GetString(&job, PMIX_SERVER_NSPACE), *host = GetString(&job, PMIX_SERVER_HOSTNAME);
+    char *myhost = GetString(&me, PMIX_HOSTNAME);
+    pmix_value_t *rank = NULL;
+    pmix_status_t rc = PMIx_Get(&job, PMIX_SERVER_RANK, NULL, 0, &rank);
+    int bad = !uri || !nspace || !host || !myhost || rc != PMIX_SUCCESS;
+    if (!bad && rank->type != PMIX_PROC_RANK) bad = fprintf(stderr, "PMIX_SERVER_RANK type %d\n", rank->type);
+    if (!bad && strcmp(uri, want) != 0) bad = fprintf(stderr, "PMIX_SERVER_URI %s, reported %s\n", uri, want);
+    char prefix[PMIX_MAX_NSLEN + 32] = "";
+    if (!bad) snprintf(prefix, sizeof prefix, "%s.%u;", nspace, rank->data.rank);
+    if (!bad && strncmp(uri, prefix, strlen(prefix)) != 0)
+        bad = fprintf(stderr, "PMIX_SERVER_URI %s does not name %s\n", uri, prefix);
+    if (!bad && strcmp(host, myhost) != 0) bad = fprintf(stderr, "PMIX_SERVER_HOSTNAME %s, not %s\n", host, myhost);
+    if (!bad) printf("serverkeys ok %s\n", uri);
+    if (rank != NULL) PMIX_VALUE_RELEASE(rank);
+    free(uri), free(nspace), free(host), free(myhost);
+    return bad != 0;
+}
+
 /* Rank 0's check of the proc table after the others left. */
 static int ProcTable(uint32_t size) {
     pmix_status_t code = PMIX_EVENT_PROC_TERMINATED;
@@ -212,6 +260,8 @@ int main(int argc, char **argv) {
         bad = Terminated(JobSize());
     } else if (strcmp(argv[1], "proctable") == 0) {
         bad = ProcTable(JobSize());
+    } else if (strcmp(argv[1], "serverkeys") == 0 && argc > 2) {
+        bad = ServerKeys(argv[2]);
     } else if (strcmp(argv[1], "nskey") == 0) {
         bad = NamespaceKey();
     } else if (strcmp(argv[1], "env") == 0 && argc > 2) {

@@ -52,6 +52,13 @@ fi
 # --- proc tables carry the real pids of processes that already left ------------
 run proctable 0 -n 3 "$client" proctable && expect_in proctable out "proctable ok"
 
+# --- the server keys in every rank's job info (pmixrun's server is tool-enabled) ---
+# PMIX_SERVER_URI is the URI tools reach it by: the one it reports
+if run serverkeys 0 -n 3 --report-uri "$work/serverkeys.uri" "$client" serverkeys "$work/serverkeys.uri"; then
+    n=$(grep -c "^serverkeys ok .*;tcp4://" "$work/serverkeys.out")
+    [ "$n" = 3 ] || { fail "serverkeys: $n of 3 ranks ok"; sed 's/^/  /' "$work/serverkeys.out" "$work/serverkeys.err"; }
+fi
+
 # --- namespaces as production launchers name them: <base>@<n>, never "pmix..." ---
 # (a key made from the namespace is then not a reserved key)
 if run nskey 0 -n 2 "$client" nskey; then

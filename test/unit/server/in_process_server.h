@@ -39,6 +39,15 @@ class InProcessServer : public ::testing::Test {
     started_ = true;
   }
 
+  // The same with ready-made attributes of any type (the caller keeps and
+  // destructs them).
+  void StartServerWith(bool with_upcalls, pmix_info_t* info, size_t ninfo) {
+    pmix_server_module_t module{};
+    if (with_upcalls) AddUpcalls(&module);
+    ASSERT_EQ(PMIx_server_init(&module, info, ninfo), PMIX_SUCCESS);
+    started_ = true;
+  }
+
   void TearDown() override {
     if (started_) {
       EXPECT_EQ(PMIx_server_finalize(), PMIX_SUCCESS);

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "pmix.h"
@@ -108,6 +110,56 @@ TEST_F(ServerIdentity, JobInfoCarriesTheServerKeys) {
   for (auto& i : info) PMIx_Info_destruct(&i);
   done = 0;
   PMIx_server_deregister_nspace("job-k", OpDone, (void*)&done);
+  for (int i = 0; i < 10000 && done == 0; ++i) usleep(1000);
+}
+
+// A tool-enabled server (PMIX_SERVER_TOOL_SUPPORT): the PMIX_SERVER_URI its
+// clients find in the job info is the URI tools are told (the
+// PMIX_TCP_REPORT_URI file, "<nspace>.<rank>;tcp4://..." as OpenPMIx
+// writes it), and the server answers it about itself, PMIX_MYSERVER_URI too.
+class ToolEnabledServerIdentity : public ServerIdentity {
+ protected:
+  void TearDown() override {
+    ServerIdentity::TearDown();
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  }
+  std::string dir_;
+};
+
+TEST_F(ToolEnabledServerIdentity, JobInfoServerUriIsTheOneToolsAreTold) {
+  std::string tmpl = ::testing::TempDir() + "pmixx-identity-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+  dir_ = tmpl;
+  const std::string report = dir_ + "/uri";
+  bool yes = true;
+  pmix_info_t info[5];
+  PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, dir_.c_str(), PMIX_STRING);
+  PMIx_Info_load(&info[1], PMIX_SYSTEM_TMPDIR, dir_.c_str(), PMIX_STRING);
+  PMIx_Info_load(&info[2], PMIX_SERVER_NSPACE, "tool-srv", PMIX_STRING);
+  PMIx_Info_load(&info[3], PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
+  PMIx_Info_load(&info[4], PMIX_TCP_REPORT_URI, report.c_str(), PMIX_STRING);
+  StartServerWith(false, info, 5);
+  for (auto& i : info) PMIx_Info_destruct(&i);
+  std::string reported;
+  std::ifstream(report) >> reported;
+  EXPECT_EQ(reported.rfind("tool-srv.0;tcp4://", 0), 0u) << reported;
+
+  uint32_t one = 1;
+  pmix_info_t job_info;
+  PMIx_Info_load(&job_info, PMIX_JOB_SIZE, &one, PMIX_UINT32);
+  volatile int done = 0;
+  ASSERT_EQ(PMIx_server_register_nspace("job-t", 1, &job_info, 1, OpDone, (void*)&done), PMIX_SUCCESS);
+  for (int i = 0; i < 10000 && done == 0; ++i) usleep(1000);
+  ASSERT_EQ(done, PMIX_SUCCESS + 1000);
+  PMIx_Info_destruct(&job_info);
+  pmix_proc_t job{};
+  PMIx_Load_procid(&job, "job-t", PMIX_RANK_WILDCARD);
+  EXPECT_EQ(GetString(&job, PMIX_SERVER_URI), reported);
+  EXPECT_EQ(GetString(&job, PMIX_SERVER_NSPACE), "tool-srv");
+  EXPECT_EQ(GetString(nullptr, PMIX_SERVER_URI), reported);
+  EXPECT_EQ(GetString(nullptr, PMIX_MYSERVER_URI), reported);
+  done = 0;
+  PMIx_server_deregister_nspace("job-t", OpDone, (void*)&done);
   for (int i = 0; i < 10000 && done == 0; ++i) usleep(1000);
 }
 
