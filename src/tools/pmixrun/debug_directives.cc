@@ -54,23 +54,8 @@ bool ReadFlag(const pmix_value_t& v, bool* out) {
 }
 
 bool ReadCount(const pmix_value_t& v, uint16_t* out) {
-  long long n;
-  switch (v.type) {
-    case PMIX_UINT16:
-      n = v.data.uint16;
-      break;
-    case PMIX_UINT32:
-      n = v.data.uint32;
-      break;
-    case PMIX_INT:
-      n = v.data.integer;
-      break;
-    case PMIX_INT32:
-      n = v.data.int32;
-      break;
-    default:
-      return false;
-  }
+  int64_t n = 0;
+  if (PMIx_Value_get_number(&v, &n, PMIX_INT64) != PMIX_SUCCESS) return false;
   if (n < 1 || n > 1024) return false;
   *out = static_cast<uint16_t>(n);
   return true;

@@ -31,27 +31,8 @@ bool Text(const pmix_info_t& info, std::string* out) {
 }
 
 bool Int(const pmix_info_t& info, int* out) {
-  const pmix_value_t& v = info.value;
-  long long n;
-  switch (v.type) {
-    case PMIX_INT:
-      n = v.data.integer;
-      break;
-    case PMIX_INT32:
-      n = v.data.int32;
-      break;
-    case PMIX_UINT32:
-      n = v.data.uint32;
-      break;
-    case PMIX_INT16:
-      n = v.data.int16;
-      break;
-    case PMIX_UINT16:
-      n = v.data.uint16;
-      break;
-    default:
-      return false;
-  }
+  int64_t n = 0;
+  if (PMIx_Value_get_number(&info.value, &n, PMIX_INT64) != PMIX_SUCCESS) return false;
   if (n < 0 || n > INT_MAX) return false;
   *out = static_cast<int>(n);
   return true;
