@@ -118,4 +118,4 @@ TESTS += test/pmixrun/cli.sh test/pmixrun/debugger.sh test/pmixrun/openpmix_tool
 EXTRA_DIST += test/pmixrun/cli.sh test/pmixrun/debugger.sh test/pmixrun/openpmix_tools.sh
 # python3-pmix's PMIxTool against pmixrun.
 TESTS += test/pmixrun/python_tool.sh
-EXTRA_DIST += test/pmixrun/python_tool.sh test/pmixrun/python_tool.py
+EXTRA_DIST += test/pmixrun/python_tool.sh test/pmixrun/pmixtool_attach.py

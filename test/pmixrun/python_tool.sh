@@ -1,7 +1,7 @@
 #!/bin/sh
 # python3-pmix's PMIxTool (Debian's python3-pmix, on pmixx's libpmix.so.2)
 # attached to a running pmixrun job: it queries the namespaces, the
-# process table and the job size, and releases the job (python_tool.py).
+# process table and the job size, and releases the job (pmixtool_attach.py).
 . "$(dirname "$0")/common.sh"
 t="$top_builddir/test/pmixrun"
 need "$t/iof_job"
@@ -20,8 +20,8 @@ for _ in $(seq 1 300); do [ -s "$work/job.uri" ] && break; sleep 0.1; done
 
 # The module links libpmix.so.2 by name: ours comes first.
 LD_LIBRARY_PATH=$ourlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} timeout 60 "$python" \
-    "$(dirname "$0")/python_tool.py" "$pid" "$job" 2 >"$work/py.out" 2>&1 ||
-    { fail "python_tool.py exit status $?"; sed 's/^/  /' "$work/py.out"; }
+    "$(dirname "$0")/pmixtool_attach.py" "$pid" "$job" 2 >"$work/py.out" 2>&1 ||
+    { fail "pmixtool_attach.py exit status $?"; sed 's/^/  /' "$work/py.out"; }
 for c in library init namespaces proc_table job_size release finalize; do
     grep -qx "PASS python $c" "$work/py.out" || fail "no PASS for $c"
 done

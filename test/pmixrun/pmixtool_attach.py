@@ -1,6 +1,6 @@
 """python3-pmix's PMIxTool against a running pmixrun (python_tool.sh).
 
-usage: python_tool.py PMIXRUN_PID JOB_NSPACE NPROCS
+usage: pmixtool_attach.py PMIXRUN_PID JOB_NSPACE NPROCS
 
 Connects by pid (PMIX_SERVER_PIDINFO), checks it runs on pmixx, asks for
 the namespaces, the job's process table (each process's pid alive and its
