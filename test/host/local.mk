@@ -10,7 +10,7 @@ PMIXX_TEST_HOST_LINK = -no-install -pthread
 
 check_PROGRAMS += test/host/pmix_test_host
 test_host_pmix_test_host_SOURCES = \
-	test/host/pmix_test_host.c test/host/host.h \
+	test/host/pmix_test_host.c test/host/host.h test/host/self_usage.h \
 	test/host/host_module.c test/host/host_launch.c test/host/host_peer.c \
 	test/host/host_tool.c
 test_host_pmix_test_host_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
@@ -112,7 +112,8 @@ EXTRA_DIST += test/integration/tool.sh
 # Load and soak (issue 15): many clients, many fences, init/finalize cycles,
 # a connection flood; scaled down here, at full size in bench/soak.sh.
 check_PROGRAMS += test/host/clients/client_soak
-test_host_clients_client_soak_SOURCES = test/host/clients/client_soak.c test/host/clients/client_util.h
+test_host_clients_client_soak_SOURCES = test/host/clients/client_soak.c test/host/clients/client_util.h \
+	test/host/self_usage.h
 test_host_clients_client_soak_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 test_host_clients_client_soak_LDADD = src/libpmix.la
 test_host_clients_client_soak_LDFLAGS = $(PMIXX_TEST_HOST_LINK)

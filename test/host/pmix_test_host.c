@@ -7,7 +7,6 @@
  * diagnostics to stderr. Every wait is bounded (--timeout and alarm()).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <signal.h>
@@ -21,6 +20,7 @@
 #include <unistd.h>
 
 #include "test/host/host.h"
+#include "test/host/self_usage.h"
 
 HostOptions host_opts;
 HostState host_state = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
@@ -361,27 +361,9 @@ typedef struct {
     long peak_kib;  /* VmHWM */
 } Resources;
 
-static int CountFds(void) {
-    DIR *d = opendir("/proc/self/fd");
-    if (!d) return -1;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) n += e->d_name[0] != '.';
-    closedir(d);
-    return n - 1; /* the directory's own */
-}
-
 static void MeasureResources(Resources *r) {
-    r->fds = CountFds();
-    r->rss_kib = r->peak_kib = -1;
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f) return;
-    char line[256];
-    while (fgets(line, sizeof line, f)) {
-        if (sscanf(line, "VmRSS: %ld kB", &r->rss_kib) == 1) continue;
-        sscanf(line, "VmHWM: %ld kB", &r->peak_kib);
-    }
-    fclose(f);
+    r->fds = SelfFdCount();
+    r->rss_kib = SelfRssKib(&r->peak_kib);
 }
 
 /* Once every client is gone: the server closes a client's connection when

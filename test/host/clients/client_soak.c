@@ -12,30 +12,7 @@
  */
 #include "test/host/clients/client_util.h"
 
-#include <dirent.h>
-
-/* Open descriptors of this process. */
-static int CountFds(void) {
-    DIR *d = opendir("/proc/self/fd");
-    if (!d) return -1;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) n += e->d_name[0] != '.';
-    closedir(d);
-    return n - 1; /* the directory's own */
-}
-
-/* Resident set size in KiB (VmRSS), -1 when unknown. */
-static long RssKib(void) {
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f) return -1;
-    char line[256];
-    long kib = -1;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
-    fclose(f);
-    return kib;
-}
+#include "test/host/self_usage.h"
 
 static void PutRound(int round) {
     pmix_value_t v;
@@ -65,9 +42,9 @@ static void Fences(int rounds) {
                   v->data.integer);
             PMIX_VALUE_RELEASE(v);
         }
-        if (r == 1) fds = CountFds();
+        if (r == 1) fds = SelfFdCount();
     }
-    int now = CountFds();
+    int now = SelfFdCount();
     CHECK(now == fds, "descriptors: %d after the first fence, %d after the last", fds, now);
     ClientFinalize();
 }
@@ -79,12 +56,12 @@ static void Cycles(int cycles) {
         ClientInit();
         CHECK(GetU32(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE) > 0, "cycle %d: job size 0", c);
         ClientFinalize();
-        int now = CountFds();
+        int now = SelfFdCount();
         if (c == 1) fds = now;
         CHECK(now == fds, "cycle %d: %d descriptors open, %d after the first cycle", c, now, fds);
-        if (c == 10 || (c == cycles && rss < 0)) rss = RssKib();
+        if (c == 10 || (c == cycles && rss < 0)) rss = SelfRssKib(NULL);
     }
-    long last = RssKib();
+    long last = SelfRssKib(NULL);
     CHECK(rss < 0 || last - rss <= 16 * 1024, "RSS grew from %ld KiB to %ld KiB over %d cycles",
           rss, last, cycles);
     Note("%d cycles: %d descriptors, RSS %ld -> %ld KiB", cycles, fds, rss, last);

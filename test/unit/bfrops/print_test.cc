@@ -103,28 +103,8 @@ TEST(DataPrint, HwlocTypesFollowTheReference) {
   cpuset.bitmap = nullptr;
   EXPECT_EQ("PFXData type: PMIX_CPUSET\tValue: NULL", Print("PFX", &cpuset, PMIX_PROC_CPUSET));
 
-  // One package, two cores of one PU (an XML node: hwloc's synthetic
-  // loader upsets valgrind).
-  static const char kXml[] = R"(<?xml version="1.0" encoding="UTF-8"?>
-<!DOCTYPE topology SYSTEM "hwloc2.dtd">
-<topology version="2.0">
-<object type="Machine" os_index="0" cpuset="0x00000003" complete_cpuset="0x00000003" allowed_cpuset="0x00000003" nodeset="0x00000001" complete_nodeset="0x00000001" allowed_nodeset="0x00000001" gp_index="1">
-<object type="Package" os_index="0" cpuset="0x00000003" complete_cpuset="0x00000003" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="2">
-<object type="NUMANode" os_index="0" cpuset="0x00000003" complete_cpuset="0x00000003" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="3" local_memory="1073741824"/>
-<object type="Core" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="4">
-<object type="PU" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="5"/>
-</object>
-<object type="Core" os_index="1" cpuset="0x00000002" complete_cpuset="0x00000002" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="6">
-<object type="PU" os_index="1" cpuset="0x00000002" complete_cpuset="0x00000002" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="7"/>
-</object>
-</object>
-</object>
-</topology>
-)";
-  hwloc_topology_t topo = nullptr;
-  ASSERT_EQ(0, hwloc_topology_init(&topo));
-  ASSERT_EQ(0, hwloc_topology_set_xmlbuffer(topo, kXml, sizeof kXml));
-  ASSERT_EQ(0, hwloc_topology_load(topo));
+  hwloc_topology_t topo = LoadXmlTopology(kTwoCoreNodeXml);
+  ASSERT_NE(nullptr, topo);
   pmix_topology_t t = {const_cast<char*>("hwloc"), topo};
   std::string text = Print("PFX", &t, PMIX_TOPO);
   EXPECT_EQ(0u, text.find("PFXData type: PMIX_TOPO\tValue: Type: Machine Number of child "

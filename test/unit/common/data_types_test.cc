@@ -364,26 +364,8 @@ TEST(DataTypeRegistry, TopologyCopyIsADuplicate) {
   EXPECT_EQ(CompareElements(ops, src, src), PMIX_EQUAL);
   // A copy has the same tree: equal; another node's tree: no answer.
   EXPECT_EQ(CompareElements(ops, src, &copy), PMIX_EQUAL);
-  static const char kOtherNode[] = R"(<?xml version="1.0" encoding="UTF-8"?>
-<!DOCTYPE topology SYSTEM "hwloc2.dtd">
-<topology version="2.0">
-<object type="Machine" os_index="0" cpuset="0x00000003" complete_cpuset="0x00000003" allowed_cpuset="0x00000003" nodeset="0x00000001" complete_nodeset="0x00000001" allowed_nodeset="0x00000001" gp_index="1">
-<object type="Package" os_index="0" cpuset="0x00000003" complete_cpuset="0x00000003" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="2">
-<object type="NUMANode" os_index="0" cpuset="0x00000003" complete_cpuset="0x00000003" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="3" local_memory="1073741824"/>
-<object type="Core" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="4">
-<object type="PU" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="5"/>
-</object>
-<object type="Core" os_index="1" cpuset="0x00000002" complete_cpuset="0x00000002" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="6">
-<object type="PU" os_index="1" cpuset="0x00000002" complete_cpuset="0x00000002" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="7"/>
-</object>
-</object>
-</object>
-</topology>
-)";
-  hwloc_topology_t other = nullptr;
-  ASSERT_EQ(hwloc_topology_init(&other), 0);
-  ASSERT_EQ(hwloc_topology_set_xmlbuffer(other, kOtherNode, sizeof kOtherNode), 0);
-  ASSERT_EQ(hwloc_topology_load(other), 0);
+  hwloc_topology_t other = test::LoadXmlTopology(test::kTwoCoreNodeXml);
+  ASSERT_NE(other, nullptr);
   pmix_topology_t different{const_cast<char*>("hwloc"), other};
   EXPECT_EQ(CompareElements(ops, src, &different), PMIX_VALUE_COMPARISON_NOT_AVAIL);
   hwloc_topology_destroy(other);

@@ -315,6 +315,55 @@ void FillStruct(pmix_data_type_t type, Variant v, void* e) {
 
 }  // namespace
 
+const char kTwoCoreNodeXml[] = R"(<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE topology SYSTEM "hwloc2.dtd">
+<topology version="2.0">
+<object type="Machine" os_index="0" cpuset="0x00000003" complete_cpuset="0x00000003" allowed_cpuset="0x00000003" nodeset="0x00000001" complete_nodeset="0x00000001" allowed_nodeset="0x00000001" gp_index="1">
+<object type="Package" os_index="0" cpuset="0x00000003" complete_cpuset="0x00000003" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="2">
+<object type="NUMANode" os_index="0" cpuset="0x00000003" complete_cpuset="0x00000003" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="3" local_memory="1073741824"/>
+<object type="Core" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="4">
+<object type="PU" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="5"/>
+</object>
+<object type="Core" os_index="1" cpuset="0x00000002" complete_cpuset="0x00000002" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="6">
+<object type="PU" os_index="1" cpuset="0x00000002" complete_cpuset="0x00000002" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="7"/>
+</object>
+</object>
+</object>
+</topology>
+)";
+
+const char kNodeWithHcaXml[] = R"(<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE topology SYSTEM "hwloc2.dtd">
+<topology version="2.0">
+<object type="Machine" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" allowed_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" allowed_nodeset="0x00000001" gp_index="1">
+<object type="Package" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="2">
+<object type="NUMANode" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="3" local_memory="1073741824"/>
+<object type="Core" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="4">
+<object type="PU" os_index="0" cpuset="0x00000001" complete_cpuset="0x00000001" nodeset="0x00000001" complete_nodeset="0x00000001" gp_index="5"/>
+</object>
+<object type="Bridge" gp_index="6" bridge_type="0-1" depth="0" bridge_pci="0000:[01-01]">
+<object type="PCIDev" gp_index="7" pci_busid="0000:01:00.0" pci_type="0207 [15b3:1017] [15b3:0020] 00" pci_link_speed="8.000000">
+<object type="OSDev" gp_index="8" name="mlx5_0" osdev_type="3"/>
+</object>
+</object>
+</object>
+</object>
+</topology>
+)";
+
+hwloc_topology_t LoadXmlTopology(const char* xml, bool keep_io) {
+  hwloc_topology_t topo = nullptr;
+  if (hwloc_topology_init(&topo) != 0) return nullptr;
+  bool ok = hwloc_topology_set_xmlbuffer(topo, xml, static_cast<int>(std::strlen(xml)) + 1) == 0 &&
+            (!keep_io || hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_ALL) == 0) &&
+            hwloc_topology_load(topo) == 0;
+  if (!ok) {
+    hwloc_topology_destroy(topo);
+    return nullptr;
+  }
+  return topo;
+}
+
 const std::vector<pmix_data_type_t>& ElementTypes() {
   static const std::vector<pmix_data_type_t> types = [] {
     std::vector<pmix_data_type_t> all;

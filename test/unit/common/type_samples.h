@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <hwloc.h>
+
 #include "pmix_common.h"
 
 namespace pmix::test {
@@ -46,6 +48,13 @@ class Sample {
   pmix_data_type_t type_;
   void* element_;
 };
+
+// Fixed topologies with known answers (XML: hwloc's synthetic loader
+// upsets valgrind).
+extern const char kTwoCoreNodeXml[];  // one package, two cores of one PU each
+extern const char kNodeWithHcaXml[];  // one PU, an HCA (mlx5_0) behind a PCI bridge
+// Loads `xml`, keeping every I/O object when `keep_io`; nullptr on failure.
+hwloc_topology_t LoadXmlTopology(const char* xml, bool keep_io = false);
 
 std::string TypeName(pmix_data_type_t type);
 std::string VariantName(Variant variant);
