@@ -97,8 +97,9 @@ bool PeerStep(const Client& c, const getrules::LookupStep& step, std::string_vie
          !getrules::IsReservedKey(key) && !PMIx_Check_procid(&step.proc, &c.myproc);
 }
 
-// Every key of one process: the cache's (its registration) and, for
-// another process, what it committed (which wins where both name a key).
+// Every key of one process: the cache's (its registration, and what this
+// process stored with PMIx_Store_internal) and, for another process, what it
+// committed. The cache wins where both name a key, as in a single-key Get.
 Result<gds::ValuePtr> LookupAll(Client& c, const getrules::LookupStep& step, pmix_gds_view_t view) {
   auto all = c.cache.Fetch(step.proc, step.where, view, "");
   auto committed = PeerStep(c, step, "") ? c.peers.FetchAll(step.proc)
@@ -110,13 +111,15 @@ Result<gds::ValuePtr> LookupAll(Client& c, const getrules::LookupStep& step, pmi
   }
   wire::Infos merged;
   if (all.ok()) {
-    for (const pmix_info_t& kv : all->view()) {
-      bool shadowed = false;
-      for (const pmix_info_t& mine : committed->view()) shadowed = shadowed || PMIX_CHECK_KEY(&kv, mine.key);
-      if (!shadowed) PMIX_RETURN_IF_ERROR(merged.Append(kv));
-    }
+    for (const pmix_info_t& kv : all->view()) PMIX_RETURN_IF_ERROR(merged.Append(kv));
   }
-  for (const pmix_info_t& kv : committed->view()) PMIX_RETURN_IF_ERROR(merged.Append(kv));
+  for (const pmix_info_t& kv : committed->view()) {
+    bool shadowed = false;
+    if (all.ok()) {
+      for (const pmix_info_t& cached : all->view()) shadowed = shadowed || PMIX_CHECK_KEY(&kv, cached.key);
+    }
+    if (!shadowed) PMIX_RETURN_IF_ERROR(merged.Append(kv));
+  }
   auto array = merged.ToMalloced();
   if (!array.ok()) return array.status();
   return ArrayValue(gds::InfoArray(*array, merged.size()));

@@ -308,6 +308,28 @@ static void Rules(void) {
     v = GetTyped(peer.rank, "getx.internal", PMIX_INT, NULL, 0);
     CHECK(v->data.integer == 1, "Store_internal value %d", v->data.integer);
     PMIX_VALUE_RELEASE(v);
+    /* Stored over a key the peer committed: a single-key Get and a Get of
+     * all the peer's keys give the same (stored) value. */
+    pmix_value_t shadow;
+    PMIX_VALUE_LOAD(&shadow, "shadowed", PMIX_STRING);
+    CHECK_RC(PMIx_Store_internal(&peer, "getx.late", &shadow), PMIX_SUCCESS, "Store_internal over a commit");
+    PMIX_VALUE_DESTRUCT(&shadow);
+    v = GetTyped(peer.rank, "getx.late", PMIX_STRING, NULL, 0);
+    ExpectString(v, "shadowed", "single-key Get of a key stored over a commit");
+    PMIX_VALUE_RELEASE(v);
+    v = NULL;
+    CHECK_RC(PMIx_Get(&peer, NULL, NULL, 0, &v), PMIX_SUCCESS, "Get of all the peer's keys");
+    int seen = 0;
+    if (v != NULL && v->type == PMIX_DATA_ARRAY && v->data.darray->type == PMIX_INFO) {
+        const pmix_info_t *all = (const pmix_info_t *)v->data.darray->array;
+        for (size_t i = 0; i < v->data.darray->size; ++i) {
+            if (!PMIX_CHECK_KEY(&all[i], "getx.late")) continue;
+            ++seen;
+            ExpectString(&all[i].value, "shadowed", "getx.late among all the peer's keys");
+        }
+    }
+    CHECK(seen == 1, "getx.late appears %d times among all the peer's keys (want 1)", seen);
+    if (v != NULL) PMIX_VALUE_RELEASE(v);
 }
 
 /* --- a peer that left ----------------------------------------------------
