@@ -26,7 +26,9 @@ void EventsNotifyFromHost(Server& server, event::EventPtr event, std::function<v
 // A client (or tool) was admitted (hello done, host accepted it): sends it
 // the events the server relayed before, in arrival order, that are in its
 // range (the server's bounded cache: the last 64 events, without those
-// raised with PMIX_EVENT_DO_NOT_CACHE or by the peer itself). For
+// raised with PMIX_EVENT_DO_NOT_CACHE or by the peer itself; a
+// PMIX_DEBUGGER_RELEASE only to clients of the namespaces registered when it
+// was raised). For
 // server_peers.cc, right after the peer joins Server::peers.
 void EventsOnPeerConnected(Server& server, const std::shared_ptr<Peer>& peer);
 }  // namespace pmix::server

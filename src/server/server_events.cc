@@ -19,6 +19,9 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <optional>
+#include <set>
+#include <string>
 
 #include "pmix.h"
 #include "pmix_server.h"
@@ -47,16 +50,32 @@ void SendToClients(Server& s, const event::Event& ev, const Peer* origin) {
 
 // The events relayed so far, for clients that connect later (§10.1: the
 // server library caches events). Progress thread only; emptied at shutdown.
+//
+// Decision (PMIX_DEBUGGER_RELEASE, §18.4.6): a release is an order to the
+// processes paused when it is raised, targeted or not; it is replayed only
+// to clients of the namespaces registered then (those started but not yet
+// connected, or connected before they registered for it), never to a
+// process of a job registered later, which a stale release would otherwise
+// let through its PMIX_DEBUG_STOP_IN_INIT pause.
+struct Cached {
+  event::EventPtr event;
+  std::optional<std::set<std::string, std::less<>>> only_for;  // namespaces; none: any
+};
 constexpr size_t kRelayCacheLimit = 64;
-std::deque<event::EventPtr>& RelayCache() {
-  static auto* cache = new std::deque<event::EventPtr>;  // never destroyed
+std::deque<Cached>& RelayCache() {
+  static auto* cache = new std::deque<Cached>;  // never destroyed
   return *cache;
 }
 
-void Remember(const event::EventPtr& ev) {
+void Remember(const Server& s, const event::EventPtr& ev) {
   if (ev->do_not_cache || ev->range == PMIX_RANGE_PROC_LOCAL || ev->range == PMIX_RANGE_RM) return;
-  std::deque<event::EventPtr>& cache = RelayCache();
-  cache.push_back(ev);
+  Cached entry{ev, std::nullopt};
+  if (ev->status == PMIX_DEBUGGER_RELEASE) {
+    entry.only_for.emplace();
+    for (const auto& [name, ns] : s.nspaces) entry.only_for->insert(name);
+  }
+  std::deque<Cached>& cache = RelayCache();
+  cache.push_back(std::move(entry));
   if (cache.size() > kRelayCacheLimit) cache.pop_front();
 }
 
@@ -123,7 +142,7 @@ void HandleNotify(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   if (!made.ok() || range == PMIX_RANGE_PROC_LOCAL) return;
   auto ev = std::make_shared<const event::Event>(std::move(made).value());
   if (GroupOnClientEvent(s, peer, *ev)) return;  // a leader steering its group
-  Remember(ev);
+  Remember(s, ev);
   SendToClients(s, *ev, peer.get());
   if (ServerInRange(s, *ev)) DeliverToServerHandlers(s, ev);
   TellHost(s, ev);
@@ -154,14 +173,14 @@ void EventsNotifyFromHost(Server& s, event::EventPtr ev, std::function<void(Stat
   RecordExitCode(s, *ev);
   const bool to_server =
       ev->range != PMIX_RANGE_CUSTOM || event::AnyProcMatches(ev->custom_range, s.myproc);
-  Remember(ev);
+  Remember(s, ev);
   if (ev->range != PMIX_RANGE_PROC_LOCAL) SendToClients(s, *ev, nullptr);
   if (to_server) DeliverToServerHandlers(s, std::move(ev));
   done(Status());
 }
 
 void EventsRaise(Server& s, event::EventPtr ev, bool to_host) {
-  Remember(ev);
+  Remember(s, ev);
   SendToClients(s, *ev, nullptr);
   if (ServerInRange(s, *ev)) DeliverToServerHandlers(s, ev);
   if (to_host) TellHost(s, ev);
@@ -188,14 +207,17 @@ void EventsOnPeerLost(Server& s, const PeerPtr& peer) {
     DeliverToServerHandlers(s, std::move(lost));
   auto ev = LossEvent(*peer, PMIX_ERR_PROC_TERM_WO_SYNC, PMIX_RANGE_NAMESPACE);
   if (ev == nullptr) return;
-  Remember(ev);
+  Remember(s, ev);
   SendToClients(s, *ev, peer.get());
   DeliverToServerHandlers(s, std::move(ev));
 }
 
 void EventsOnPeerConnected(Server&, const PeerPtr& peer) {
   if (peer->conn == nullptr || peer->conn->closed()) return;
-  for (const event::EventPtr& ev : RelayCache()) {
+  for (const Cached& cached : RelayCache()) {
+    const event::EventPtr& ev = cached.event;
+    if (cached.only_for && (peer->ns == nullptr || cached.only_for->count(peer->ns->name) == 0))
+      continue;
     const bool own = std::strncmp(ev->source.nspace, peer->proc.nspace, PMIX_MAX_NSLEN) == 0 &&
                      ev->source.rank == peer->proc.rank;
     if (!own && event::TargetInRange(*ev, peer->proc)) SendToPeer(*peer, *ev);

@@ -1,7 +1,9 @@
 /*
  * debug_client: a job process for the debugger tests (debugger.sh). After
  * PMIx_Init returns it prints "INIT <rank> <pid>"; if its job data has
- * PMIX_DEBUG_STOP_IN_APP (PMIX_DEBUG_WAIT_FOR_NOTIFY) it prints
+ * PMIX_DEBUG_STOP_IN_APP (PMIX_DEBUG_WAIT_FOR_NOTIFY) it tells its server
+ * it is ready for debug (PMIX_READY_FOR_DEBUG, PMIX_BREAKPOINT "app-wait",
+ * range PMIX_RANGE_RM, as the standard has an application do), prints
  * "WAITING <rank>" and waits (at most 60 s) for PMIX_DEBUGGER_RELEASE,
  * then prints "RELEASED <rank>"; it ends with "DONE <rank>" after
  * PMIx_Finalize. Exit 1 on a failure (said on stderr).
@@ -66,6 +68,12 @@ int main(void) {
             fprintf(stderr, "debug_client: registration failed\n");
             status = 1;
         } else {
+            pmix_info_t ready;
+            PMIX_INFO_LOAD(&ready, PMIX_BREAKPOINT, "app-wait", PMIX_STRING);
+            rc = PMIx_Notify_event(PMIX_READY_FOR_DEBUG, &me, PMIX_RANGE_RM, &ready, 1, NULL, NULL);
+            PMIX_INFO_DESTRUCT(&ready);
+            if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED)
+                status = 1, fprintf(stderr, "debug_client: READY_FOR_DEBUG: %d\n", rc);
             printf("WAITING %u\n", me.rank);
             fflush(stdout);
             pthread_mutex_lock(&lock);

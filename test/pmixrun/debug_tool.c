@@ -4,14 +4,20 @@
  *   - asks for PMIX_QUERY_DEBUG_SUPPORT (must list the stop directives),
  *   - spawns NPROCS of PROG with PMIX_DEBUG_STOP_IN_INIT and
  *     PMIX_NOTIFY_COMPLETION, and hears PMIX_LAUNCH_COMPLETE for it,
- *   - hears PMIX_READY_FOR_DEBUG from every process (breakpoint
- *     "pmix-init"),
+ *   - hears pmixrun's PMIX_READY_FOR_DEBUG for the job, once: PMIX_NSPACE
+ *     the job, PMIX_EVENT_AFFECTED_PROCS all NPROCS processes, breakpoint
+ *     "pmix-init",
+ *   - with PMIXX_TEST_GATE=FILE, waits (60 s at most) for FILE to exist,
  *   - spawns its daemons, DAEMON, with PMIX_DEBUGGER_DAEMONS,
  *     PMIX_DEBUG_TARGET (the job) and PMIX_DEBUG_DAEMONS_PER_NODE 1, which
  *     release the job (debug_daemon.c),
  *   - hears PMIX_EVENT_JOB_END of both jobs.
- * With PMIXX_TEST_STOP=app the job gets PMIX_DEBUG_STOP_IN_APP instead
- * (the application stops itself: no PMIX_READY_FOR_DEBUG is expected).
+ * PMIXX_TEST_STOP=exec: PMIX_DEBUG_STOP_ON_EXEC instead (no breakpoint in
+ * the event); =app: PMIX_DEBUG_STOP_IN_APP (the processes announce
+ * breakpoint "app-wait", debug_client.c).
+ * PMIXX_TEST_LISTEN=NSPACE: only hears PMIX_READY_FOR_DEBUG for the job
+ * NSPACE of NPROCS processes (pmixrun's primary job; no breakpoint: stopped
+ * on exec) and ends.
  * Prints "PASS tool 0 <check>" / "FAIL ..." lines (client_util.h) and
  * "JOB <nspace>" for the job it spawned. Every wait is bounded (60 s).
  */
@@ -19,6 +25,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <pmix_tool.h>
 
@@ -28,7 +36,8 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static char app_ns[PMIX_MAX_NSLEN + 1], daemon_ns[PMIX_MAX_NSLEN + 1];
 static bool launched, all_ready, app_ended, daemons_ended, registered;
-static int ready, nprocs, bad_breakpoints;
+static int ready_events, ready_procs, nprocs, bad_breakpoints;
+static const char *want_breakpoint = "pmix-init";  /* NULL: none */
 
 static const char *NspaceIn(const pmix_info_t info[], size_t ninfo) {
     for (size_t i = 0; i < ninfo; ++i)
@@ -40,18 +49,28 @@ static const char *NspaceIn(const pmix_info_t info[], size_t ninfo) {
 static void OnEvent(size_t id, pmix_status_t status, const pmix_proc_t *source,
                     pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
                     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata) {
-    (void)id, (void)results, (void)nresults;
+    (void)id, (void)source, (void)results, (void)nresults;
     pthread_mutex_lock(&lock);
     if (status == PMIX_LAUNCH_COMPLETE && PMIX_CHECK_NSPACE(NspaceIn(info, ninfo), app_ns))
         launched = true;
-    if (status == PMIX_READY_FOR_DEBUG && source != NULL &&
-        PMIX_CHECK_NSPACE(source->nspace, app_ns)) {
-        const char *where = "";
-        for (size_t i = 0; i < ninfo; ++i)
+    if (status == PMIX_READY_FOR_DEBUG && PMIX_CHECK_NSPACE(NspaceIn(info, ninfo), app_ns)) {
+        const char *where = NULL;
+        for (size_t i = 0; i < ninfo; ++i) {
             if (PMIX_CHECK_KEY(&info[i], PMIX_BREAKPOINT) && info[i].value.type == PMIX_STRING)
                 where = info[i].value.data.string;
-        if (strcmp(where, "pmix-init") != 0) bad_breakpoints++;
-        if (++ready == nprocs) all_ready = true;
+            if (PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROCS) &&
+                info[i].value.type == PMIX_DATA_ARRAY && info[i].value.data.darray != NULL &&
+                info[i].value.data.darray->type == PMIX_PROC) {
+                const pmix_proc_t *procs = info[i].value.data.darray->array;
+                for (size_t p = 0; p < info[i].value.data.darray->size; ++p)
+                    if (PMIX_CHECK_NSPACE(procs[p].nspace, app_ns)) ready_procs++;
+            }
+        }
+        if (want_breakpoint == NULL ? where != NULL
+                                    : where == NULL || strcmp(where, want_breakpoint) != 0)
+            bad_breakpoints++;
+        ready_events++;
+        all_ready = true;
     }
     if (status == PMIX_EVENT_JOB_END) {
         const char *ns = NspaceIn(info, ninfo);
@@ -76,6 +95,28 @@ static bool WaitFor(const bool *flag) {
     bool ok = WaitFlagLocked(&lock, &cond, flag, 60);
     pthread_mutex_unlock(&lock);
     return ok;
+}
+
+/* One PMIX_READY_FOR_DEBUG for the job, naming its nprocs processes. */
+static void CheckReady(void) {
+    Report("ready_for_debug", WaitFor(&all_ready), "no PMIX_READY_FOR_DEBUG", PMIX_ERR_TIMEOUT);
+    sleep(1);  /* a second announcement would have come by now */
+    pthread_mutex_lock(&lock);
+    const bool once = ready_events == 1, all = ready_procs == nprocs;
+    const int bad = bad_breakpoints;
+    pthread_mutex_unlock(&lock);
+    Report("ready_once", once, "not exactly one PMIX_READY_FOR_DEBUG", PMIX_ERROR);
+    Report("ready_procs", all, "the event does not name every process", PMIX_ERROR);
+    Report("breakpoint", bad == 0, "the wrong breakpoint", PMIX_ERROR);
+}
+
+static bool WaitForFile(const char *path) {
+    for (int i = 0; i < 600; ++i) {
+        if (access(path, F_OK) == 0) return true;
+        struct timespec tenth = {0, 100000000};
+        nanosleep(&tenth, NULL);
+    }
+    return false;
 }
 
 static void CheckDebugSupport(void) {
@@ -131,15 +172,31 @@ int main(int argc, char **argv) {
         return 1;
     }
     CheckDebugSupport();
+    const char *listen = getenv("PMIXX_TEST_LISTEN");
+    if (listen != NULL) {  /* set before the handler hears the cached event */
+        PMIX_LOAD_NSPACE(app_ns, listen);
+        want_breakpoint = NULL;
+    }
     pmix_status_t codes[] = {PMIX_LAUNCH_COMPLETE, PMIX_READY_FOR_DEBUG, PMIX_EVENT_JOB_END};
     PMIx_Register_event_handler(codes, 3, NULL, 0, OnEvent, OnRegistered, NULL);
     Report("registered", WaitFor(&registered), "event registration", PMIX_ERR_TIMEOUT);
 
+    if (listen != NULL) {  /* the primary job's announcement */
+        CheckReady();
+        rc = PMIx_tool_finalize();
+        Report("finalize", rc == PMIX_SUCCESS, "PMIx_tool_finalize", rc);
+        return failures == 0 ? 0 : 1;
+    }
     const char *stop = getenv("PMIXX_TEST_STOP");
     const bool in_app = stop != NULL && strcmp(stop, "app") == 0;
+    const bool on_exec = stop != NULL && strcmp(stop, "exec") == 0;
+    want_breakpoint = in_app ? "app-wait" : on_exec ? NULL : "pmix-init";
     pmix_info_t job[2];
-    PMIX_INFO_LOAD(&job[0], in_app ? PMIX_DEBUG_STOP_IN_APP : PMIX_DEBUG_STOP_IN_INIT, NULL,
-                   PMIX_BOOL);
+    PMIX_INFO_LOAD(&job[0],
+                   in_app    ? PMIX_DEBUG_STOP_IN_APP
+                   : on_exec ? PMIX_DEBUG_STOP_ON_EXEC
+                             : PMIX_DEBUG_STOP_IN_INIT,
+                   NULL, PMIX_BOOL);
     PMIX_INFO_LOAD(&job[1], PMIX_NOTIFY_COMPLETION, NULL, PMIX_BOOL);
     rc = SpawnOne(argv[1], nprocs, job, 2, app_ns);
     PMIX_INFO_DESTRUCT(&job[0]);
@@ -149,12 +206,9 @@ int main(int argc, char **argv) {
         printf("JOB %s\n", app_ns);
         fflush(stdout);
         Report("launch_complete", WaitFor(&launched), "no PMIX_LAUNCH_COMPLETE", PMIX_ERR_TIMEOUT);
-        if (!in_app) {
-            Report("ready_for_debug", WaitFor(&all_ready), "not every process is ready",
-                   PMIX_ERR_TIMEOUT);
-            Report("breakpoint", bad_breakpoints == 0, "a breakpoint other than pmix-init",
-                   PMIX_ERROR);
-        }
+        CheckReady();
+        const char *gate = getenv("PMIXX_TEST_GATE");
+        if (gate != NULL) Report("gate", WaitForFile(gate), gate, PMIX_ERR_TIMEOUT);
         pmix_info_t dmn[4];
         pmix_proc_t target;
         uint16_t one = 1;

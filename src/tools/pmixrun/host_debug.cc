@@ -6,11 +6,13 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "pmix.h"
+#include "src/tools/pmixrun/job_events.h"
 #include "src/tools/pmixrun/wakeup.h"
 
 namespace pmixrun {
@@ -63,28 +65,37 @@ void Release(JobTable& jobs, const DebugEvent& ev) {
       }
 }
 
-struct Payload {
-  pmix_info_t infos[2];
-};
+constexpr const char* kInitBreakpoint = "pmix-init";
 
-void PayloadDone(pmix_status_t, void* cbdata) {
-  auto* p = static_cast<Payload*>(cbdata);
-  PMIx_Info_destruct(&p->infos[0]);
-  PMIx_Info_destruct(&p->infos[1]);
-  delete p;
+// The ranks of `job` a pause at `breakpoint` concerns.
+std::vector<int> Expected(const Job& job, const std::string& breakpoint) {
+  const DebugDirectives& d = job.layout.debug;
+  const std::optional<RankSet>& stop = breakpoint.empty()                ? d.stop_on_exec
+                                       : breakpoint == kInitBreakpoint ? d.stop_in_init
+                                                                       : d.stop_in_app;
+  std::vector<int> ranks;
+  for (int r = 0; r < job.layout.NumProcs(); ++r)
+    if (!stop || Names(*stop, static_cast<pmix_rank_t>(r))) ranks.push_back(r);
+  return ranks;
 }
 
-void PassOnReady(JobTable& jobs, const DebugEvent& ev) {
+// Rank `rank` of `job` is at `breakpoint`: the job is announced once all are.
+void AtPause(Job& job, const std::string& breakpoint, int rank) {
+  DebugPause& pause = job.debug_pauses[breakpoint];
+  if (pause.announced) return;
+  pause.ranks.insert(rank);
+  std::vector<int> expected = Expected(job, breakpoint);
+  for (int r : expected)
+    if (pause.ranks.count(r) == 0) return;
+  pause.announced = true;
+  NotifyReadyForDebug(job, expected, breakpoint);
+}
+
+void NoteReady(JobTable& jobs, const DebugEvent& ev) {
   Job* job = jobs.Find(NspaceOf(ev.source));
-  if (job == nullptr || !job->layout.parent) return;
-  auto* p = new Payload;
-  PMIx_Info_construct(&p->infos[0]);
-  PMIx_Info_construct(&p->infos[1]);
-  (void)PMIx_Info_load(&p->infos[0], PMIX_EVENT_CUSTOM_RANGE, &*job->layout.parent, PMIX_PROC);
-  (void)PMIx_Info_load(&p->infos[1], PMIX_BREAKPOINT, ev.breakpoint.c_str(), PMIX_STRING);
-  pmix_status_t rc = PMIx_Notify_event(PMIX_READY_FOR_DEBUG, &ev.source, PMIX_RANGE_CUSTOM,
-                                       p->infos, 2, PayloadDone, p);
-  if (rc != PMIX_SUCCESS) PayloadDone(rc, p);
+  if (job == nullptr || ev.source.rank >= static_cast<pmix_rank_t>(job->layout.NumProcs())) return;
+  if (ev.breakpoint.empty()) return;  // a process names where it waits (§18.4.6)
+  AtPause(*job, ev.breakpoint, static_cast<int>(ev.source.rank));
 }
 
 }  // namespace
@@ -120,8 +131,13 @@ void ApplyDebugEvents(JobTable& jobs) {
   }
   for (const DebugEvent& ev : events) {
     if (ev.code == PMIX_DEBUGGER_RELEASE) Release(jobs, ev);
-    if (ev.code == PMIX_READY_FOR_DEBUG) PassOnReady(jobs, ev);
+    if (ev.code == PMIX_READY_FOR_DEBUG) NoteReady(jobs, ev);
   }
+}
+
+void NoteStoppedOnExec(Job& job) {
+  for (const Child& c : job.children)
+    if (c.stopped_on_exec) AtPause(job, "", c.rank);
 }
 
 }  // namespace pmixrun

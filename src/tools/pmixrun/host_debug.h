@@ -10,13 +10,23 @@
 //                          rank wildcard: the whole job), or of every job
 //                          when it names none. Processes stopped in
 //                          PMIx_Init get the event from the server itself.
-//   PMIX_READY_FOR_DEBUG   (a process stopped in PMIx_Init, client_debug.h)
-//                          is passed on to the tool or process that spawned
-//                          the job (PMIX_RANGE_CUSTOM), with its
-//                          PMIX_BREAKPOINT, from the process.
+//   PMIX_READY_FOR_DEBUG   from a process (stopped in PMIx_Init,
+//                          client_debug.h, breakpoint "pmix-init"; or
+//                          stopped where the application chose, with its
+//                          PMIX_BREAKPOINT): counted; once every process
+//                          the job's stop directive names (for "pmix-init"
+//                          PMIX_DEBUG_STOP_IN_INIT, for another breakpoint
+//                          PMIX_DEBUG_STOP_IN_APP, or every rank without
+//                          one) is there, pmixrun raises PMIX_READY_FOR_DEBUG
+//                          for the job once (job_events.h
+//                          NotifyReadyForDebug), as the standard has the
+//                          launcher do (§18.4.6).
+//
+// Processes stopped on exec are counted the same way, by
+// NoteStoppedOnExec once the job started (no breakpoint).
 //
 // NoteDebugEvent runs on the progress thread (queues, rings the main
-// loop); ApplyDebugEvents on the main thread.
+// loop); ApplyDebugEvents and NoteStoppedOnExec on the main thread.
 #ifndef PMIXX_TOOLS_PMIXRUN_HOST_DEBUG_H
 #define PMIXX_TOOLS_PMIXRUN_HOST_DEBUG_H
 
@@ -29,6 +39,8 @@ namespace pmixrun {
 bool NoteDebugEvent(pmix_status_t code, const pmix_proc_t* source, const pmix_info_t info[],
                     size_t ninfo);
 void ApplyDebugEvents(JobTable& jobs);
+// `job` was launched: its processes held on exec are at their pause point.
+void NoteStoppedOnExec(Job& job);
 
 }  // namespace pmixrun
 

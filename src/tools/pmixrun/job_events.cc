@@ -139,4 +139,24 @@ void NotifyParentJobEnded(const Job& job) {
   ev.SendToParent(PMIX_EVENT_JOB_END, job);
 }
 
+void NotifyReadyForDebug(const Job& job, const std::vector<int>& ranks,
+                         const std::string& breakpoint) {
+  std::vector<pmix_proc_t> procs(ranks.size());
+  for (size_t i = 0; i < ranks.size(); ++i)
+    PMIx_Load_procid(&procs[i], job.nspace().c_str(), static_cast<pmix_rank_t>(ranks[i]));
+  pmix_data_array_t array{PMIX_PROC, procs.size(), procs.data()};
+  const bool non_default = true;
+  const time_t now = time(nullptr);
+  Event ev;
+  ev.Add(PMIX_NSPACE, job.nspace().c_str(), PMIX_STRING)
+      .Add(PMIX_EVENT_AFFECTED_PROCS, &array, PMIX_DATA_ARRAY)
+      .Add(PMIX_EVENT_NON_DEFAULT, &non_default, PMIX_BOOL)
+      .Add(PMIX_EVENT_TIMESTAMP, &now, PMIX_TIME);
+  if (!breakpoint.empty()) ev.Add(PMIX_BREAKPOINT, breakpoint.c_str(), PMIX_STRING);
+  if (job.layout.parent)
+    ev.SendToParent(PMIX_READY_FOR_DEBUG, job);
+  else
+    ev.Send(PMIX_READY_FOR_DEBUG, Event::JobProc(job), PMIX_RANGE_SESSION);
+}
+
 }  // namespace pmixrun

@@ -8,7 +8,9 @@
 #define PMIXX_TOOLS_PMIXRUN_JOBS_H
 
 #include <chrono>
+#include <map>
 #include <memory>
+#include <set>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,6 +39,12 @@ struct FailedProc {
   int exit_code = 0;
 };
 
+// The processes of a job at one debugger pause point (host_debug.h).
+struct DebugPause {
+  std::set<int> ranks;     // those there so far
+  bool announced = false;  // PMIX_READY_FOR_DEBUG raised for the job
+};
+
 struct Job {
   JobLayout layout;             // what was registered, and how to start the apps
   std::vector<Child> children;  // in rank order
@@ -44,6 +52,8 @@ struct Job {
   JobNotices notices;           // spawned jobs: what the parent asked to hear
   bool parent_is_tool = false;  // spawned by a tool: it hears PMIX_LAUNCH_COMPLETE
   int timeout_s = 0;            // PMIX_JOB_TIMEOUT (0: none)
+  // By breakpoint ("" stopped on exec, "pmix-init", or the application's).
+  std::map<std::string, DebugPause> debug_pauses;
 
   // Run state (runner.cc).
   bool launch_failed = false;                // not all processes started: killed, not reported

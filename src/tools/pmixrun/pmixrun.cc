@@ -24,6 +24,7 @@
 #include "pmix.h"
 #include "pmix_server.h"
 #include "src/tools/pmixrun/children.h"
+#include "src/tools/pmixrun/host_debug.h"
 #include "src/tools/pmixrun/host_module.h"
 #include "src/tools/pmixrun/host_tools.h"
 #include "src/tools/pmixrun/iof_forward.h"
@@ -189,8 +190,10 @@ bool LaunchPrimary(const Options& opts, const std::string& path, Launcher& launc
     *status = kSetupExit;
   }
   const bool keep = rc == PMIX_SUCCESS || job->launch_failed;  // part way: reap what started
-  if (keep) jobs.Add(std::move(job));
-  return keep;
+  if (!keep) return false;
+  Job& added = jobs.Add(std::move(job));
+  if (rc == PMIX_SUCCESS) NoteStoppedOnExec(added);
+  return true;
 }
 
 int Run(const Options& opts) {

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "pmix.h"
+#include "src/tools/pmixrun/host_debug.h"
 #include "src/tools/pmixrun/job_events.h"
 
 namespace pmixrun {
@@ -83,6 +84,7 @@ Job* StartSpawn(const PendingSpawn& spawn, JobTable& jobs, Launcher& launcher) {
     std::fprintf(stderr, "pmixrun: spawned job %s (%d procs) for %s\n", added->nspace().c_str(),
                  added->layout.NumProcs(), Requester(spawn).c_str());
   NotifyParentJobStarted(*added);
+  NoteStoppedOnExec(*added);  // after PMIX_LAUNCH_COMPLETE, as the standard orders them
   AnswerSpawn(spawn, PMIX_SUCCESS, added->nspace());
   return added;
 }
