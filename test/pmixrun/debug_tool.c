@@ -15,6 +15,9 @@
  * PMIXX_TEST_STOP=exec: PMIX_DEBUG_STOP_ON_EXEC instead (no breakpoint in
  * the event); =app: PMIX_DEBUG_STOP_IN_APP (the processes announce
  * breakpoint "app-wait", debug_client.c).
+ * PMIXX_TEST_COSPAWN=1 (non-empty): the daemons are co-spawned in the job's own request
+ * (PMIX_COSPAWN_APP, no target): each is a job of its own, the job's size
+ * is NPROCS (PMIX_JOB_SIZE as the tool reads it).
  * PMIXX_TEST_LISTEN=NSPACE: only hears PMIX_READY_FOR_DEBUG for the job
  * NSPACE of NPROCS processes (pmixrun's primary job; no breakpoint: stopped
  * on exec) and ends.
@@ -35,8 +38,27 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static char app_ns[PMIX_MAX_NSLEN + 1], daemon_ns[PMIX_MAX_NSLEN + 1];
-static bool launched, all_ready, app_ended, daemons_ended, registered;
-static int ready_events, ready_procs, nprocs, bad_breakpoints;
+static bool registered;
+/* The PMIX_READY_FOR_DEBUG events heard. */
+typedef struct {
+    char ns[PMIX_MAX_NSLEN + 1];
+    char breakpoint[64];
+    bool has_breakpoint;
+    int nprocs;  /* of the affected processes, those of ns */
+} Ready;
+static struct {
+    Ready r[8];
+    int n;
+} readies;
+/* The namespaces named by PMIX_LAUNCH_COMPLETE and PMIX_EVENT_JOB_END so far
+ * (they may come before PMIx_Spawn returns the namespace). */
+#define MAX_JOBS 8
+typedef struct {
+    char ns[MAX_JOBS][PMIX_MAX_NSLEN + 1];
+    int n;
+} JobList;
+static JobList launched, ended;
+static int nprocs;
 static const char *want_breakpoint = "pmix-init";  /* NULL: none */
 
 static const char *NspaceIn(const pmix_info_t info[], size_t ninfo) {
@@ -51,32 +73,30 @@ static void OnEvent(size_t id, pmix_status_t status, const pmix_proc_t *source,
                     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata) {
     (void)id, (void)source, (void)results, (void)nresults;
     pthread_mutex_lock(&lock);
-    if (status == PMIX_LAUNCH_COMPLETE && PMIX_CHECK_NSPACE(NspaceIn(info, ninfo), app_ns))
-        launched = true;
-    if (status == PMIX_READY_FOR_DEBUG && PMIX_CHECK_NSPACE(NspaceIn(info, ninfo), app_ns)) {
-        const char *where = NULL;
+    if (status == PMIX_LAUNCH_COMPLETE && launched.n < MAX_JOBS)
+        PMIX_LOAD_NSPACE(launched.ns[launched.n++], NspaceIn(info, ninfo));
+    if (status == PMIX_READY_FOR_DEBUG && readies.n < MAX_JOBS) {
+        Ready *r = &readies.r[readies.n++];
+        PMIX_LOAD_NSPACE(r->ns, NspaceIn(info, ninfo));
+        r->breakpoint[0] = '\0';
+        r->has_breakpoint = false;
+        r->nprocs = 0;
         for (size_t i = 0; i < ninfo; ++i) {
-            if (PMIX_CHECK_KEY(&info[i], PMIX_BREAKPOINT) && info[i].value.type == PMIX_STRING)
-                where = info[i].value.data.string;
+            if (PMIX_CHECK_KEY(&info[i], PMIX_BREAKPOINT) && info[i].value.type == PMIX_STRING) {
+                r->has_breakpoint = true;
+                snprintf(r->breakpoint, sizeof r->breakpoint, "%s", info[i].value.data.string);
+            }
             if (PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROCS) &&
                 info[i].value.type == PMIX_DATA_ARRAY && info[i].value.data.darray != NULL &&
                 info[i].value.data.darray->type == PMIX_PROC) {
                 const pmix_proc_t *procs = info[i].value.data.darray->array;
                 for (size_t p = 0; p < info[i].value.data.darray->size; ++p)
-                    if (PMIX_CHECK_NSPACE(procs[p].nspace, app_ns)) ready_procs++;
+                    if (PMIX_CHECK_NSPACE(procs[p].nspace, r->ns)) r->nprocs++;
             }
         }
-        if (want_breakpoint == NULL ? where != NULL
-                                    : where == NULL || strcmp(where, want_breakpoint) != 0)
-            bad_breakpoints++;
-        ready_events++;
-        all_ready = true;
     }
-    if (status == PMIX_EVENT_JOB_END) {
-        const char *ns = NspaceIn(info, ninfo);
-        if (PMIX_CHECK_NSPACE(ns, app_ns)) app_ended = true;
-        if (daemon_ns[0] != '\0' && PMIX_CHECK_NSPACE(ns, daemon_ns)) daemons_ended = true;
-    }
+    if (status == PMIX_EVENT_JOB_END && ended.n < MAX_JOBS)
+        PMIX_LOAD_NSPACE(ended.ns[ended.n++], NspaceIn(info, ninfo));
     pthread_cond_broadcast(&cond);
     pthread_mutex_unlock(&lock);
     if (cbfunc) cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
@@ -90,6 +110,32 @@ static void OnRegistered(pmix_status_t status, size_t ref, void *cbdata) {
     pthread_mutex_unlock(&lock);
 }
 
+/* The first namespace of `list` that is not `other` (lock held), or NULL. */
+static const char *OtherIn(const JobList *list, const char *other) {
+    for (int i = 0; i < list->n; ++i)
+        if (!PMIX_CHECK_NSPACE(list->ns[i], other)) return list->ns[i];
+    return NULL;
+}
+
+static bool InList(const JobList *list, const char *ns) {
+    for (int i = 0; i < list->n; ++i)
+        if (PMIX_CHECK_NSPACE(list->ns[i], ns)) return true;
+    return false;
+}
+
+/* Waits (60 s at most) until `list` names `ns`. */
+static bool WaitIn(const JobList *list, const char *ns) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 60;
+    pthread_mutex_lock(&lock);
+    while (!InList(list, ns))
+        if (pthread_cond_timedwait(&cond, &lock, &until) != 0) break;
+    bool ok = InList(list, ns);
+    pthread_mutex_unlock(&lock);
+    return ok;
+}
+
 static bool WaitFor(const bool *flag) {
     pthread_mutex_lock(&lock);
     bool ok = WaitFlagLocked(&lock, &cond, flag, 60);
@@ -97,17 +143,52 @@ static bool WaitFor(const bool *flag) {
     return ok;
 }
 
+static bool AnyReady(void) {
+    for (int i = 0; i < readies.n; ++i)
+        if (PMIX_CHECK_NSPACE(readies.r[i].ns, app_ns)) return true;
+    return false;
+}
+
 /* One PMIX_READY_FOR_DEBUG for the job, naming its nprocs processes. */
 static void CheckReady(void) {
-    Report("ready_for_debug", WaitFor(&all_ready), "no PMIX_READY_FOR_DEBUG", PMIX_ERR_TIMEOUT);
-    sleep(1);  /* a second announcement would have come by now */
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 60;
     pthread_mutex_lock(&lock);
-    const bool once = ready_events == 1, all = ready_procs == nprocs;
-    const int bad = bad_breakpoints;
+    while (!AnyReady())
+        if (pthread_cond_timedwait(&cond, &lock, &until) != 0) break;
+    const bool heard = AnyReady();
     pthread_mutex_unlock(&lock);
-    Report("ready_once", once, "not exactly one PMIX_READY_FOR_DEBUG", PMIX_ERROR);
-    Report("ready_procs", all, "the event does not name every process", PMIX_ERROR);
+    Report("ready_for_debug", heard, "no PMIX_READY_FOR_DEBUG", PMIX_ERR_TIMEOUT);
+    sleep(1); /* a second announcement would have come by now */
+    int events = 0, bad = 0, procs = 0;
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < readies.n; ++i) {
+        const Ready *r = &readies.r[i];
+        if (!PMIX_CHECK_NSPACE(r->ns, app_ns)) continue;
+        events++;
+        procs = r->nprocs;
+        if (want_breakpoint == NULL ? r->has_breakpoint
+                                    : !r->has_breakpoint || strcmp(r->breakpoint, want_breakpoint) != 0)
+            bad++;
+    }
+    pthread_mutex_unlock(&lock);
+    Report("ready_once", events == 1, "not exactly one PMIX_READY_FOR_DEBUG", PMIX_ERROR);
+    Report("ready_procs", procs == nprocs, "the event does not name every process", PMIX_ERROR);
     Report("breakpoint", bad == 0, "the wrong breakpoint", PMIX_ERROR);
+}
+
+/* PMIX_JOB_SIZE of `ns`, as this tool reads it (-1: none). */
+static int JobSize(const char *ns) {
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, ns, PMIX_RANK_WILDCARD);
+    pmix_value_t *val = NULL;
+    int size = -1;
+    if (PMIx_Get(&job, PMIX_JOB_SIZE, NULL, 0, &val) == PMIX_SUCCESS && val != NULL &&
+        val->type == PMIX_UINT32)
+        size = (int)val->data.uint32;
+    if (val != NULL) PMIX_VALUE_RELEASE(val);
+    return size;
 }
 
 static bool WaitForFile(const char *path) {
@@ -136,6 +217,36 @@ static void CheckDebugSupport(void) {
               strstr(list, PMIX_DEBUG_TARGET) != NULL;
     Report("debug_support", ok, list, rc);
     if (results != NULL) PMIX_INFO_FREE(results, n);
+}
+
+/* One request: NPROCS of PROG and, co-spawned (PMIX_COSPAWN_APP), the
+ * debugger's daemons (PMIX_DEBUGGER_DAEMONS, one per node, no target: the
+ * launcher gives them the job of the request). */
+static pmix_status_t SpawnWithDaemons(const char *prog, int procs, const char *daemon,
+                                      pmix_info_t *info, size_t ninfo, char *nspace) {
+    pmix_app_t apps[2];
+    PMIX_APP_CONSTRUCT(&apps[0]);
+    PMIX_APP_CONSTRUCT(&apps[1]);
+    apps[0].cmd = strdup(prog);
+    (void)PMIx_Argv_append_nosize(&apps[0].argv, prog);
+    apps[0].maxprocs = procs;
+    apps[1].cmd = strdup(daemon);
+    (void)PMIx_Argv_append_nosize(&apps[1].argv, daemon);
+    apps[1].maxprocs = 0; /* the launcher's choice: one per node */
+    uint16_t one = 1;
+    PMIX_INFO_CREATE(apps[1].info, 3);
+    apps[1].ninfo = 3;
+    PMIX_INFO_LOAD(&apps[1].info[0], PMIX_COSPAWN_APP, NULL, PMIX_BOOL);
+    PMIX_INFO_LOAD(&apps[1].info[1], PMIX_DEBUGGER_DAEMONS, NULL, PMIX_BOOL);
+    PMIX_INFO_LOAD(&apps[1].info[2], PMIX_DEBUG_DAEMONS_PER_NODE, &one, PMIX_UINT16);
+    pmix_nspace_t ns;
+    pmix_status_t rc = PMIx_Spawn(info, ninfo, apps, 2, ns);
+    PMIX_APP_DESTRUCT(&apps[0]);
+    PMIX_APP_DESTRUCT(&apps[1]);
+    pthread_mutex_lock(&lock);
+    if (rc == PMIX_SUCCESS) PMIX_LOAD_NSPACE(nspace, ns);
+    pthread_mutex_unlock(&lock);
+    return rc;
 }
 
 static pmix_status_t SpawnOne(const char *prog, int procs, pmix_info_t *info, size_t ninfo,
@@ -198,31 +309,54 @@ int main(int argc, char **argv) {
                              : PMIX_DEBUG_STOP_IN_INIT,
                    NULL, PMIX_BOOL);
     PMIX_INFO_LOAD(&job[1], PMIX_NOTIFY_COMPLETION, NULL, PMIX_BOOL);
-    rc = SpawnOne(argv[1], nprocs, job, 2, app_ns);
+    const char *co = getenv("PMIXX_TEST_COSPAWN");
+    const bool cospawn = co != NULL && co[0] != '\0';
+    rc = cospawn ? SpawnWithDaemons(argv[1], nprocs, argv[3], job, 2, app_ns)
+                 : SpawnOne(argv[1], nprocs, job, 2, app_ns);
     PMIX_INFO_DESTRUCT(&job[0]);
     PMIX_INFO_DESTRUCT(&job[1]);
     Report("spawn_app", rc == PMIX_SUCCESS, "PMIx_Spawn", rc);
     if (rc == PMIX_SUCCESS) {
         printf("JOB %s\n", app_ns);
         fflush(stdout);
-        Report("launch_complete", WaitFor(&launched), "no PMIX_LAUNCH_COMPLETE", PMIX_ERR_TIMEOUT);
+        Report("launch_complete", WaitIn(&launched, app_ns), "no PMIX_LAUNCH_COMPLETE",
+               PMIX_ERR_TIMEOUT);
+        if (cospawn) {
+            /* the daemons' job: launched too, a job of its own */
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_sec += 60;
+            pthread_mutex_lock(&lock);
+            while (OtherIn(&launched, app_ns) == NULL)
+                if (pthread_cond_timedwait(&cond, &lock, &until) != 0) break;
+            const char *other = OtherIn(&launched, app_ns);
+            if (other != NULL) PMIX_LOAD_NSPACE(daemon_ns, other);
+            pthread_mutex_unlock(&lock);
+            Report("cospawn_launched", other != NULL, "no PMIX_LAUNCH_COMPLETE for the daemons",
+                   PMIX_ERR_NOT_FOUND);
+            int app_size = JobSize(app_ns), daemon_size = JobSize(daemon_ns);
+            Report("job_sizes", app_size == nprocs && daemon_size == 1,
+                   "the co-spawned app counts in the job's size", PMIX_ERROR);
+        }
         CheckReady();
         const char *gate = getenv("PMIXX_TEST_GATE");
         if (gate != NULL) Report("gate", WaitForFile(gate), gate, PMIX_ERR_TIMEOUT);
-        pmix_info_t dmn[4];
-        pmix_proc_t target;
-        uint16_t one = 1;
-        PMIX_LOAD_PROCID(&target, app_ns, PMIX_RANK_WILDCARD);
-        PMIX_INFO_LOAD(&dmn[0], PMIX_DEBUGGER_DAEMONS, NULL, PMIX_BOOL);
-        PMIX_INFO_LOAD(&dmn[1], PMIX_DEBUG_TARGET, &target, PMIX_PROC);
-        PMIX_INFO_LOAD(&dmn[2], PMIX_DEBUG_DAEMONS_PER_NODE, &one, PMIX_UINT16);
-        PMIX_INFO_LOAD(&dmn[3], PMIX_NOTIFY_COMPLETION, NULL, PMIX_BOOL);
-        rc = SpawnOne(argv[3], 5, dmn, 4, daemon_ns);  /* per node 1 wins over 5 */
-        for (int i = 0; i < 4; ++i) PMIX_INFO_DESTRUCT(&dmn[i]);
-        Report("spawn_daemons", rc == PMIX_SUCCESS, "PMIx_Spawn", rc);
-        Report("app_ended", WaitFor(&app_ended), "the job did not end", PMIX_ERR_TIMEOUT);
+        if (!cospawn) {
+            pmix_info_t dmn[4];
+            pmix_proc_t target;
+            uint16_t one = 1;
+            PMIX_LOAD_PROCID(&target, app_ns, PMIX_RANK_WILDCARD);
+            PMIX_INFO_LOAD(&dmn[0], PMIX_DEBUGGER_DAEMONS, NULL, PMIX_BOOL);
+            PMIX_INFO_LOAD(&dmn[1], PMIX_DEBUG_TARGET, &target, PMIX_PROC);
+            PMIX_INFO_LOAD(&dmn[2], PMIX_DEBUG_DAEMONS_PER_NODE, &one, PMIX_UINT16);
+            PMIX_INFO_LOAD(&dmn[3], PMIX_NOTIFY_COMPLETION, NULL, PMIX_BOOL);
+            rc = SpawnOne(argv[3], 5, dmn, 4, daemon_ns); /* per node 1 wins over 5 */
+            for (int i = 0; i < 4; ++i) PMIX_INFO_DESTRUCT(&dmn[i]);
+            Report("spawn_daemons", rc == PMIX_SUCCESS, "PMIx_Spawn", rc);
+        }
+        Report("app_ended", WaitIn(&ended, app_ns), "the job did not end", PMIX_ERR_TIMEOUT);
         if (rc == PMIX_SUCCESS)
-            Report("daemons_ended", WaitFor(&daemons_ended), "the daemons did not end",
+            Report("daemons_ended", WaitIn(&ended, daemon_ns), "the daemons did not end",
                    PMIX_ERR_TIMEOUT);
     }
     rc = PMIx_tool_finalize();

@@ -13,6 +13,8 @@
 #            PMIX_DEBUG_DAEMONS_PER_NODE), which find the target's processes
 #            and release them
 #   spawnexec the same with PMIX_DEBUG_STOP_ON_EXEC (no breakpoint)
+#   cospawn  the daemons co-spawned in the job's own request (PMIX_COSPAWN_APP,
+#            no target): a job of their own, debugging the request's job
 #   app      PMIX_DEBUG_STOP_IN_APP reaches the job's data: the application
 #            announces its own pause ("app-wait"), pmixrun the job's, and it
 #            waits until the release
@@ -106,17 +108,19 @@ finish_job exec
 [ "$(count exec '^DONE ')" = 2 ] || fail "exec: $(count exec '^DONE ') of 2 processes finished"
 
 # --- a debugger front end with its daemons ----------------------------------
-# front_end NAME STOP: the primary job waits for a release (-3011) that
-# comes at the end; debug_tool spawns a job stopped as STOP says (init,
-# exec) and its daemons.
+# front_end NAME STOP [cospawn]: the primary job waits for a release
+# (-3011) that comes at the end; debug_tool spawns a job stopped as STOP
+# says (init, exec) and its daemons (co-spawned in the same request).
 front_end() {
     name=$1
     start "$name" -n 1 "$t/iof_job" lines 1
-    PMIXX_TEST_STOP=$2 PMIXX_TEST_SERVER_PID=$pid timeout 90 "$t/debug_tool" "$t/debug_client" 2 \
-        "$t/debug_daemon" >"$work/$name.tool" 2>&1 ||
+    checks="spawn_daemons" cospawn=
+    [ "${3:-}" = cospawn ] && checks="cospawn_launched job_sizes" cospawn=1
+    PMIXX_TEST_COSPAWN=$cospawn PMIXX_TEST_STOP=$2 PMIXX_TEST_SERVER_PID=$pid timeout 90 \
+        "$t/debug_tool" "$t/debug_client" 2 "$t/debug_daemon" >"$work/$name.tool" 2>&1 ||
         { fail "$name: debug_tool failed"; sed 's/^/  /' "$work/$name.tool"; }
     for c in debug_support registered spawn_app launch_complete ready_for_debug ready_once \
-        ready_procs breakpoint spawn_daemons app_ended daemons_ended finalize; do
+        ready_procs breakpoint $checks app_ended daemons_ended finalize; do
         grep -qx "PASS tool 0 $c" "$work/$name.tool" || fail "$name: no PASS for $c"
     done
     timeout 30 "$cli/pevent" --pid "$pid" --event -3011 --range custom --target "$job" \
@@ -133,6 +137,7 @@ front_end() {
 }
 front_end tool init
 front_end spawnexec exec
+front_end cospawn init cospawn
 
 # --- the application stops itself (PMIX_DEBUG_STOP_IN_APP) -------------------
 start app -n 1 "$t/iof_job" lines 1

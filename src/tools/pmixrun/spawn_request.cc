@@ -131,7 +131,7 @@ bool IsIgnoredAttribute(const pmix_info_t& info) {
 bool Honoured(const pmix_info_t& info, bool job_level) {
   for (const DirectiveRow& row : kDirectives)
     if (PMIX_CHECK_KEY(&info, row.key)) return true;
-  if (!job_level) return false;
+  if (!job_level) return PMIX_CHECK_KEY(&info, PMIX_COSPAWN_APP) || IsDebugDirective(info);
   for (const NoticeRow& row : kNotices)
     if (PMIX_CHECK_KEY(&info, row.key)) return true;
   return PMIX_CHECK_KEY(&info, PMIX_JOB_TIMEOUT) || PMIX_CHECK_KEY(&info, PMIX_PSET_NAME) ||
@@ -139,10 +139,12 @@ bool Honoured(const pmix_info_t& info, bool job_level) {
          IsDebugDirective(info);
 }
 
-// Applies one honoured info; `job` is null for an app's infos. False: a bad value.
-bool ApplyInfo(const pmix_info_t& info, RunDirectives* d, SpawnRequest* job) {
+// Applies one honoured info to the job's (`job`) or an app's (`app`). False: a bad value.
+bool ApplyInfo(const pmix_info_t& info, RunDirectives* d, SpawnRequest* job, AppRequest* app) {
   for (const DirectiveRow& row : kDirectives)
     if (PMIX_CHECK_KEY(&info, row.key)) return row.apply(info, d);
+  if (app != nullptr && PMIX_CHECK_KEY(&info, PMIX_COSPAWN_APP)) return Flag(info, &app->cospawn);
+  if (app != nullptr) return ApplyDebugDirective(info, &app->debug);
   for (const NoticeRow& row : kNotices)
     if (PMIX_CHECK_KEY(&info, row.key)) return Flag(info, &(job->notices.*row.flag));
   if (PMIX_CHECK_KEY(&info, PMIX_PSET_NAME)) return Text(info, &job->pset) && !job->pset.empty();
@@ -153,14 +155,14 @@ bool ApplyInfo(const pmix_info_t& info, RunDirectives* d, SpawnRequest* job) {
 }
 
 pmix_status_t ParseInfos(const pmix_info_t* info, size_t ninfo, RunDirectives* d, SpawnRequest* job,
-                         std::vector<std::string>* ignored, std::string* error) {
+                         AppRequest* app, std::vector<std::string>* ignored, std::string* error) {
   if (info == nullptr && ninfo > 0) return *error = "info array missing", PMIX_ERR_BAD_PARAM;
   for (size_t i = 0; i < ninfo; ++i) {
     if (!Honoured(info[i], job != nullptr)) {
       if (IsIgnoredAttribute(info[i])) ignored->emplace_back(info[i].key);
       continue;
     }
-    if (!ApplyInfo(info[i], d, job)) {
+    if (!ApplyInfo(info[i], d, job, app)) {
       *error = std::string("attribute ") + info[i].key + ": value of type " +
                PMIx_Data_type_string(info[i].value.type);
       return PMIX_ERR_BAD_PARAM;
@@ -185,7 +187,7 @@ pmix_status_t ParseApp(const pmix_app_t& app, size_t index, AppRequest* out,
                     " (at least 1)",
            PMIX_ERR_BAD_PARAM;
   out->maxprocs = app.maxprocs;  // 0: the launcher decides (SizeUnsetApps)
-  return ParseInfos(app.info, app.ninfo, &out->directives, nullptr, ignored, error);
+  return ParseInfos(app.info, app.ninfo, &out->directives, nullptr, out, ignored, error);
 }
 
 // --- resolving ---------------------------------------------------------------
@@ -302,7 +304,8 @@ pmix_status_t SizeUnsetApps(const pmix_info_t* job_info, size_t ninfo, const pmi
     if (app.maxprocs > 0) continue;
     int n = PprPerNode(apps[a].info, apps[a].ninfo);
     if (n == 0) n = PprPerNode(job_info, ninfo);
-    if (n == 0 && (req->debug.daemons || req->debug.target)) n = 1;
+    const DebugDirectives& d = app.debug.daemons || app.debug.target ? app.debug : req->debug;
+    if (n == 0 && (d.daemons || d.target)) n = 1;
     if (n == 0)
       return *error = "app " + std::to_string(a) + ": maxprocs 0 (at least 1)", PMIX_ERR_BAD_PARAM;
     app.maxprocs = n;
@@ -318,7 +321,8 @@ pmix_status_t ParseSpawn(const pmix_proc_t* requester, const pmix_info_t job_inf
   SpawnRequest req;
   if (requester != nullptr) req.requester = *requester;
   if (apps == nullptr || napps == 0) return *error = "no apps", PMIX_ERR_JOB_NO_EXE_SPECIFIED;
-  pmix_status_t rc = ParseInfos(job_info, ninfo, &req.directives, &req, &req.ignored, error);
+  pmix_status_t rc =
+      ParseInfos(job_info, ninfo, &req.directives, &req, nullptr, &req.ignored, error);
   for (size_t a = 0; a < napps && rc == PMIX_SUCCESS; ++a)
     rc = ParseApp(apps[a], a, &req.apps.emplace_back(), &req.ignored, error);
   if (rc == PMIX_SUCCESS) rc = SizeUnsetApps(job_info, ninfo, apps, &req, error);

@@ -17,7 +17,8 @@
 // forwarding, iof_forward.h). The requester's identity
 // (PMIX_USERID, ...), PMIX_PERSONALITY, PMIX_TIMEOUT, PMIX_SPAWN_TIMEOUT and
 // PMIX_ENVARS_HARVESTED are skipped quietly; the debugger directives
-// (debug_directives.h) are read into `debug`; any other "pmix" attribute
+// (debug_directives.h) are read into `debug` (the job's, or the app's);
+// PMIX_COSPAWN_APP (an app's) into the app's `cospawn`; any other "pmix" attribute
 // (mapping, binding, ... meaningless on one node) is accepted and listed in
 // `ignored`; other keys are not attributes and are skipped.
 #ifndef PMIXX_TOOLS_PMIXRUN_SPAWN_REQUEST_H
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "pmix_common.h"
+#include "src/tools/pmixrun/debug_directives.h"
 #include "src/tools/pmixrun/job_info.h"
 #include "src/tools/pmixrun/jobs.h"
 
@@ -59,6 +61,8 @@ struct AppRequest {
   std::string cwd;                // pmix_app_t.cwd ("" if none)
   int maxprocs = 1;
   RunDirectives directives;
+  bool cospawn = false;   // PMIX_COSPAWN_APP: a job of its own (spawner.h)
+  DebugDirectives debug;  // the debugger directives in the app's infos
 };
 
 struct SpawnRequest {

@@ -143,6 +143,45 @@ TEST(ParseSpawn, ReadsNoticesTimeoutAndListsIgnoredAttributes) {
   EXPECT_EQ(req.ignored, std::vector<std::string>{PMIX_MAPBY});
 }
 
+// PMIX_COSPAWN_APP and the debugger directives in an app's infos are the
+// app's (spawner.h makes the co-spawned app a job of its own); a debugger's
+// daemons with maxprocs 0 run one per node.
+TEST(ParseSpawn, ReadsAnAppsCospawnAndDebuggerDirectives) {
+  SpawnRequest req;
+  std::string error;
+  App app("daemon", {}, 0);
+  uint16_t one = 1;
+  Infos own;
+  own.Flag(PMIX_COSPAWN_APP, true)
+      .Flag(PMIX_DEBUGGER_DAEMONS, true)
+      .Add(PMIX_DEBUG_DAEMONS_PER_NODE, &one, PMIX_UINT16)
+      .Flag(PMIX_DEBUG_STOP_IN_INIT, true);
+  app.get()->info = own.data();
+  app.get()->ninfo = own.size();
+  Infos none;
+  pmix_status_t rc = Parse(none, app, &req, &error);
+  app.get()->info = nullptr;  // `own` keeps them
+  app.get()->ninfo = 0;
+  ASSERT_EQ(rc, PMIX_SUCCESS) << error;
+  const AppRequest& a = req.apps[0];
+  EXPECT_TRUE(a.cospawn);
+  EXPECT_TRUE(a.debug.daemons);
+  EXPECT_EQ(a.debug.per_node, 1);
+  ASSERT_TRUE(a.debug.stop_in_init.has_value());
+  EXPECT_TRUE(Names(*a.debug.stop_in_init, 5));
+  EXPECT_EQ(a.maxprocs, 1);
+  EXPECT_FALSE(req.debug.Any());  // the job's own are untouched
+  EXPECT_TRUE(req.ignored.empty());
+  int not_a_flag = 2;
+  Infos bad;
+  bad.Add(PMIX_COSPAWN_APP, &not_a_flag, PMIX_INT);
+  app.get()->info = bad.data();
+  app.get()->ninfo = bad.size();
+  EXPECT_EQ(Parse(none, app, &req, &error), PMIX_ERR_BAD_PARAM);
+  app.get()->info = nullptr;
+  app.get()->ninfo = 0;
+}
+
 TEST(ResolveSpawn, FindsTheProgramOnThePathAndKeepsTheBaseEnvironment) {
   SpawnRequest req;
   std::string error;
