@@ -6,6 +6,7 @@
 #   tool            lists the active namespaces (PMIX_QUERY_NAMESPACE_INFO)
 #   tool --nspace   the job's size (PMIX_JOB_SIZE of that namespace)
 #   tool --uri      the server's URI (PMIX_SERVER_URI of this node)
+#   tool --spawn P  spawns P (client.c) as a launcher tool (below)
 #   debugger -a NS  the namespaces, when attaching to a job
 #   debugger        asks for the spawn and debug support, finds
 #                   PMIX_COSPAWN_APP in the spawn support (pmixrun honours
@@ -68,6 +69,23 @@ example tool-nspace ./tool --nspace "$job"
 expect_ex tool-nspace "JOB SIZE FOR NSPACE $job: 1"
 example tool-uri ./tool --uri "$host_name"
 expect_ex tool-uri "PMIx server URI for node $host_name: "
+# tool --spawn: a launcher tool (PMIX_LAUNCHER) spawns one client.c, which
+# runs to its end; the example then waits for a PMIX_EVENT_JOB_END whose
+# affected process is in its own namespace, without asking for one
+# (PMIX_NOTIFY_COMPLETION): the job has a namespace of its own, so no
+# launcher sends such an event and it waits for ever. Checked: still waiting
+# after 8 s, the client done. As a launcher it is a server too: killed, it
+# leaves its server directory behind, so it gets a TMPDIR of its own (and
+# the job's URI).
+mkdir "$work/spawn.tmp" || exit 99
+(cd "$work" && TMPDIR=$work/spawn.tmp timeout 8 ./tool --url "$(head -n 1 "$work/job.uri")" \
+    --spawn "$work/client") >"$work/spawn.ex" 2>&1
+st=$?
+[ "$st" = 124 ] || { fail "tool --spawn: exit status $st, want 124 (still waiting)"; sed 's/^/  /' "$work/spawn.ex"; }
+! grep -qE "Failed|failed" "$work/spawn.ex" || { fail "tool --spawn: failure lines"; sed 's/^/  /' "$work/spawn.ex"; }
+spawned="prun-$host_name-$pid@2"
+grep -q "^Client ns $spawned rank 0:PMIx_Finalize successfully completed" "$work/job.err" ||
+    { fail "tool --spawn: the spawned client did not complete"; sed 's/^/  err: /' "$work/job.err"; sed 's/^/  ex: /' "$work/spawn.ex"; }
 example attach ./debugger -a "$job"
 expect_ex attach "Query returned $job"
 
@@ -78,7 +96,7 @@ expect_ex debugger "Debugger: querying capabilities"
 ! grep -qE "Debugger: spawning|failed|incorrect|error" "$work/debugger.ex" ||
     { fail "debugger: spawned, or failure lines"; sed 's/^/  /' "$work/debugger.ex"; }
 timeout 30 "$cli/pps" --pid "$pid" >"$work/pps.out" 2>&1 || fail "pps failed"
-! grep -q "prun-$host_name-$pid@2" "$work/pps.out" ||
+! grep -q "prun-$host_name-$pid@3" "$work/pps.out" ||
     { fail "debugger: a job was spawned"; sed 's/^/  /' "$work/pps.out"; }
 timeout 30 "$cli/pevent" --pid "$pid" --event -3011 --range custom --target "$job" \
     >"$work/end.out" 2>&1 || fail "pevent (end) failed"
