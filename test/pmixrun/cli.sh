@@ -7,7 +7,6 @@
 cli="$top_builddir/src/tools/cli"
 iof_job="$top_builddir/test/pmixrun/iof_job"
 need "$iof_job" "$cli/pps" "$cli/pquery" "$cli/pattrs" "$cli/plookup" "$cli/pevent"
-host_name=$(hostname)
 release=-3011  # PMIX_EXTERNAL_ERR_BASE - 11: iof_job's release event
 
 # clirun NAME WANT TOOL ARGS...: the tool (under timeout 60) writes
@@ -28,13 +27,7 @@ for t in pps pquery pattrs plookup pevent; do
     clirun "help-$t" 0 "$t" --help && expect_in "help-$t" out "Usage: $t"
 done
 
-rm -f "$work/job.uri"
-"$pmixrun" --timeout 300 --report-uri "$work/job.uri" -n 2 "$iof_job" lines 1 \
-    >"$work/job.out" 2>"$work/job.err" &
-pid=$!
-job="prun-$host_name-$pid@1"
-for _ in $(seq 1 300); do [ -s "$work/job.uri" ] && break; sleep 0.1; done
-[ -s "$work/job.uri" ] || fail "pmixrun wrote no URI"
+start_timeout=300 start job -n 2 "$iof_job" lines 1
 
 clirun pps-pid 0 pps --pid "$pid" && expect_in pps-pid out "Namespace $job" &&
     expect_in pps-pid out "$job:1"
@@ -51,7 +44,7 @@ clirun pattrs-host 0 pattrs --pid "$pid" --host && expect_in pattrs-host err "PM
 clirun plookup-none 1 plookup --pid "$pid" no.such.key && expect_in plookup-none err "NOT-FOUND"
 # the job runs until an event releases it: pevent's
 clirun pevent 0 pevent --pid "$pid" --event "$release" --range custom --target "$job"
-wait "$pid" || { fail "pmixrun exited $? (the job was not released by pevent?)"; sed 's/^/  err: /' "$work/job.err"; }
+finish_job job "the job was not released by pevent?"
 grep -q "out 1 1" "$work/job.out" || fail "the released job wrote no output"
 
 # no server: a clear message, a nonzero status

@@ -3,8 +3,9 @@
 #   $pmixrun   the launcher under test
 #   $work      a private directory, removed at exit; TMPDIR=$work/tmp, where
 #              pmixrun makes its session directories (see no_session_dirs_left)
-#   say / fail / need / run / expect_in / expect_pass / expect_done /
-#   no_fail_lines / no_session_dirs_left / finish (described below)
+#   $host_name this node's name
+#   say / fail / need / run / start / finish_job / expect_in / expect_pass /
+#   expect_done / no_fail_lines / no_session_dirs_left / finish (below)
 #
 # make check exports top_builddir; by hand: top_builddir=/tmp/b sh SCRIPT.sh
 set -u
@@ -44,6 +45,33 @@ run() {
     sed 's/^/  stdout: /' "$work/$name.out"
     sed 's/^/  stderr: /' "$work/$name.err"
     return 1
+}
+
+# start NAME PMIXRUN-ARGS...: pmixrun in the background, bounded by
+# --timeout $start_timeout (default 120 s), writing its URI to
+# $work/NAME.uri, its stdout to $work/NAME.out ($out_to when set) and its
+# stderr to $work/NAME.err; returns once the URI file is there (at most
+# 30 s, else a failure), with $pid its pid and $job its job's namespace.
+host_name=$(hostname)
+start() {
+    name=$1
+    shift
+    rm -f "$work/$name.uri"
+    "$pmixrun" --timeout "${start_timeout:-120}" --report-uri "$work/$name.uri" "$@" \
+        >"${out_to:-$work/$name.out}" 2>"$work/$name.err" &
+    pid=$!
+    job="prun-$host_name-$pid@1"
+    for _ in $(seq 1 300); do [ -s "$work/$name.uri" ] && break; sleep 0.1; done
+    [ -s "$work/$name.uri" ] || fail "$name: pmixrun wrote no URI"
+}
+
+# finish_job NAME [WHY]: the pmixrun started last (start NAME) must exit 0,
+# else a failure (saying WHY) shows the tails of its outputs.
+finish_job() {
+    wait "$pid" && return 0
+    fail "$1: pmixrun exited $?${2:+ ($2)}"
+    [ -f "$work/$1.out" ] && sed 's/^/  out: /' "$work/$1.out" | tail -20
+    sed 's/^/  err: /' "$work/$1.err" | tail -20
 }
 
 # expect_in NAME FILE TEXT: FILE (out/err) of run NAME contains TEXT.

@@ -24,28 +24,8 @@
 t="$top_builddir/test/pmixrun"
 cli="$top_builddir/src/tools/cli"
 need "$t/debug_client" "$t/debug_tool" "$t/debug_daemon" "$t/iof_job" "$cli/pps" "$cli/pevent"
-host_name=$(hostname)
 release=-3  # PMIX_DEBUGGER_RELEASE
 
-# start NAME PMIXRUN-ARGS...: pmixrun in the background (bounded by
-# --timeout); sets $pid and $job once its URI file is there.
-start() {
-    name=$1
-    shift
-    "$pmixrun" --timeout 120 --report-uri "$work/$name.uri" "$@" \
-        >"$work/$name.out" 2>"$work/$name.err" &
-    pid=$!
-    job="prun-$host_name-$pid@1"
-    for _ in $(seq 1 300); do [ -s "$work/$name.uri" ] && break; sleep 0.1; done
-    [ -s "$work/$name.uri" ] || fail "$name: pmixrun wrote no URI"
-}
-# finish NAME: pmixrun must exit 0.
-finish_job() {
-    wait "$pid" && return 0
-    fail "$1: pmixrun exited $?"
-    sed 's/^/  out: /' "$work/$1.out" | tail -20
-    sed 's/^/  err: /' "$work/$1.err" | tail -20
-}
 # count NAME PATTERN: lines of NAME's stdout matching PATTERN.
 count() { grep -cE "$2" "$work/$1.out"; }
 # eventually SECONDS COMMAND...: COMMAND succeeds within SECONDS.

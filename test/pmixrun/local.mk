@@ -74,7 +74,8 @@ TESTS += test/pmixrun/group.sh
 EXTRA_DIST += test/pmixrun/group.sh
 # OpenPMIx's group examples (Debian's libpmix-dev) under pmixrun on pmixx.
 TESTS += test/pmixrun/openpmix_examples.sh
-EXTRA_DIST += test/pmixrun/openpmix_examples.sh test/pmixrun/openpmix_examples.h
+EXTRA_DIST += test/pmixrun/openpmix_examples.sh test/pmixrun/openpmix_examples.h \
+	test/pmixrun/common_examples.sh
 
 # The node topology and binding under pmixrun (issue 13).
 check_PROGRAMS += test/pmixrun/topo_client

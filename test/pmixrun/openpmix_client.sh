@@ -13,19 +13,8 @@
 #   top_builddir=/tmp/b top_srcdir=. sh test/pmixrun/openpmix_client.sh
 . "$(dirname "$0")/common.sh"
 need
-examples=${PMIXX_OPENPMIX_EXAMPLES:-/usr/share/doc/libpmix-dev/examples}
-inc=${PMIXX_DEBIAN_PMIX_INCLUDE:-/usr/lib/x86_64-linux-gnu/pmix2/include}
-libdir=${PMIXX_DEBIAN_PMIX_LIBDIR:-/usr/lib/x86_64-linux-gnu}
-[ -f "$examples/client.c" ] && [ -f "$inc/pmix.h" ] && [ -e "$libdir/libpmix.so" ] ||
-    { say "SKIP: Debian's libpmix-dev (headers, examples) not found"; exit 77; }
-ourlib=$(cd "$top_builddir/src/.libs" 2>/dev/null && pwd -P) || { fail "no $top_builddir/src/.libs"; exit 1; }
-mkdir "$work/inc" && cp "$(dirname "$0")/openpmix_examples.h" "$work/inc/examples.h" || exit 99
-${CC:-cc} -std=gnu99 -I"$work/inc" -I"$inc" -o "$work/client" "$examples/client.c" \
-    -L"$libdir" -lpmix -pthread 2>"$work/client.cc.err" ||
-    { fail "client.c does not build"; sed 's/^/  /' "$work/client.cc.err"; finish; }
-# The example links Debian's libpmix.so.2 by name: ours comes first.
-LD_LIBRARY_PATH=$ourlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export LD_LIBRARY_PATH
+. "$(dirname "$0")/common_examples.sh"
+build_examples client
 
 # count N PATTERN: N lines of the run's stderr match PATTERN.
 count() {

@@ -9,30 +9,15 @@
 #                  context id, destruct, and get every rank's data
 #   group_lcl_cid  every rank contributes PMIX_GROUP_LOCAL_CID in PMIX_GROUP_INFO
 #                  and gets every rank's, qualified by the context id
-# The examples exit 0 whatever happens: their stderr is what tells. They
-# include "examples.h", which Debian does not ship: openpmix_examples.h
-# beside this script provides what they use.
+# The examples exit 0 whatever happens: their stderr is what tells
+# (common_examples.sh builds them).
 #
 # make check exports top_builddir and top_srcdir; by hand:
 #   top_builddir=/tmp/b top_srcdir=. sh test/pmixrun/openpmix_examples.sh
 . "$(dirname "$0")/common.sh"
 need
-examples=${PMIXX_OPENPMIX_EXAMPLES:-/usr/share/doc/libpmix-dev/examples}
-inc=${PMIXX_DEBIAN_PMIX_INCLUDE:-/usr/lib/x86_64-linux-gnu/pmix2/include}
-libdir=${PMIXX_DEBIAN_PMIX_LIBDIR:-/usr/lib/x86_64-linux-gnu}
-[ -f "$examples/group.c" ] && [ -f "$inc/pmix.h" ] && [ -e "$libdir/libpmix.so" ] ||
-    { say "SKIP: Debian's libpmix-dev (headers, examples) not found"; exit 77; }
-ourlib=$(cd "$top_builddir/src/.libs" 2>/dev/null && pwd -P) || { fail "no $top_builddir/src/.libs"; exit 1; }
-mkdir "$work/inc" && cp "$(dirname "$0")/openpmix_examples.h" "$work/inc/examples.h" || exit 99
-for e in group asyncgroup group_dmodex group_lcl_cid; do
-    ${CC:-cc} -std=gnu99 -I"$work/inc" -I"$inc" -o "$work/$e" "$examples/$e.c" \
-        -L"$libdir" -lpmix -pthread 2>"$work/$e.cc.err" ||
-        { fail "$e does not build"; sed 's/^/  /' "$work/$e.cc.err"; }
-done
-[ "$failures" -eq 0 ] || finish
-# The examples link Debian's libpmix.so.2 by name: ours comes first.
-LD_LIBRARY_PATH=$ourlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export LD_LIBRARY_PATH
+. "$(dirname "$0")/common_examples.sh"
+build_examples group asyncgroup group_dmodex group_lcl_cid
 
 # clean NAME NPROCS: every rank finished, and no line says something failed.
 clean() {

@@ -18,29 +18,13 @@
 #   client          under pmixrun --stop-on-exec: stopped on exec until
 #                   pevent raises PMIX_DEBUGGER_RELEASE, then client.c runs
 #                   to its end.
-# The examples include "examples.h", which Debian does not ship:
-# openpmix_examples.h provides it.
+# common_examples.sh builds them.
 . "$(dirname "$0")/common.sh"
-examples=${PMIXX_OPENPMIX_EXAMPLES:-/usr/share/doc/libpmix-dev/examples}
-inc=${PMIXX_DEBIAN_PMIX_INCLUDE:-/usr/lib/x86_64-linux-gnu/pmix2/include}
-libdir=${PMIXX_DEBIAN_PMIX_LIBDIR:-/usr/lib/x86_64-linux-gnu}
 t="$top_builddir/test/pmixrun"
 cli="$top_builddir/src/tools/cli"
 need "$t/iof_job" "$cli/pps" "$cli/pevent"
-[ -f "$examples/debugger.c" ] && [ -f "$inc/pmix_tool.h" ] && [ -e "$libdir/libpmix.so" ] ||
-    { say "SKIP: Debian's libpmix-dev (headers, examples) not found"; exit 77; }
-ourlib=$(cd "$top_builddir/src/.libs" 2>/dev/null && pwd -P) || { fail "no $top_builddir/src/.libs"; exit 1; }
-mkdir "$work/inc" && cp "$(dirname "$0")/openpmix_examples.h" "$work/inc/examples.h" || exit 99
-for e in tool debugger client; do
-    ${CC:-cc} -std=gnu99 -I"$work/inc" -I"$inc" -o "$work/$e" "$examples/$e.c" \
-        -L"$libdir" -lpmix -pthread 2>"$work/$e.cc.err" ||
-        { fail "$e does not build"; sed 's/^/  /' "$work/$e.cc.err"; }
-done
-[ "$failures" -eq 0 ] || finish
-# The examples link Debian's libpmix.so.2 by name: ours comes first.
-LD_LIBRARY_PATH=$ourlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export LD_LIBRARY_PATH
-host_name=$(hostname)
+. "$(dirname "$0")/common_examples.sh"
+build_examples tool debugger client
 
 # example NAME ARGS...: runs an example (in $work, under timeout 60) into
 # $work/NAME.ex; it must exit 0.
@@ -55,12 +39,7 @@ expect_ex() {
 }
 
 # The running job: one process waiting for a tool's release (-3011).
-"$pmixrun" --timeout 120 --report-uri "$work/job.uri" -n 1 "$t/iof_job" lines 1 \
-    >"$work/job.out" 2>"$work/job.err" &
-pid=$!
-job="prun-$host_name-$pid@1"
-for _ in $(seq 1 300); do [ -s "$work/job.uri" ] && break; sleep 0.1; done
-[ -s "$work/job.uri" ] || fail "pmixrun wrote no URI"
+start job -n 1 "$t/iof_job" lines 1
 
 example tool ./tool
 expect_ex tool "ACTIVE NSPACES:"
@@ -100,14 +79,12 @@ timeout 30 "$cli/pps" --pid "$pid" >"$work/pps.out" 2>&1 || fail "pps failed"
     { fail "debugger: a job was spawned"; sed 's/^/  /' "$work/pps.out"; }
 timeout 30 "$cli/pevent" --pid "$pid" --event -3011 --range custom --target "$job" \
     >"$work/end.out" 2>&1 || fail "pevent (end) failed"
-wait "$pid" || { fail "pmixrun exited $?"; sed 's/^/  err: /' "$work/job.err" | tail -30; }
+finish_job job
 
 # OpenPMIx's client example stopped on exec: two stopped children of
 # pmixrun, none of which has printed anything, until the release.
-"$pmixrun" --timeout 120 --report-uri "$work/exec.uri" --stop-on-exec -n 2 "$work/client" \
-    >"$work/exec.out" 2>"$work/exec.err" &
-pid=$!
-clients="prun-$host_name-$pid@1"
+start exec --stop-on-exec -n 2 "$work/client"
+clients=$job
 stopped() {
     n=0
     for c in $(pgrep -P "$pid"); do
@@ -120,7 +97,7 @@ stopped || fail "the clients are not stopped"
 ! grep -q "^Client" "$work/exec.err" || fail "a client ran before its release"
 timeout 30 "$cli/pevent" --pid "$pid" --event -3 --range custom --target "$clients" \
     >"$work/release.out" 2>&1 || fail "pevent (release) failed"
-wait "$pid" || { fail "pmixrun (clients) exited $?"; sed 's/^/  err: /' "$work/exec.err" | tail -30; }
+finish_job exec
 n=$(grep -c "^Client ns $clients rank [01]:PMIx_Finalize successfully completed" "$work/exec.err")
 [ "$n" = 2 ] || { fail "$n of 2 released clients completed"; grep "^Client" "$work/exec.err" | sed 's/^/  /'; }
 ! grep -qE "^Client ns .*(failed|wrong)" "$work/exec.err" ||

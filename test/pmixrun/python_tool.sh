@@ -9,14 +9,8 @@ python=/usr/bin/python3  # Debian's, whose dist-packages hold python3-pmix
 "$python" -c "import pmix" 2>/dev/null ||
     { say "SKIP: python3-pmix is not installed (contrib/deps.sh installs it)"; exit 77; }
 ourlib=$(cd "$top_builddir/src/.libs" 2>/dev/null && pwd -P) || { fail "no $top_builddir/src/.libs"; exit 1; }
-host_name=$(hostname)
 
-"$pmixrun" --timeout 120 --report-uri "$work/job.uri" -n 2 "$t/iof_job" lines 1 \
-    >"$work/job.out" 2>"$work/job.err" &
-pid=$!
-job="prun-$host_name-$pid@1"
-for _ in $(seq 1 300); do [ -s "$work/job.uri" ] && break; sleep 0.1; done
-[ -s "$work/job.uri" ] || fail "pmixrun wrote no URI"
+start job -n 2 "$t/iof_job" lines 1
 
 # The module links libpmix.so.2 by name: ours comes first.
 LD_LIBRARY_PATH=$ourlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} timeout 60 "$python" \
@@ -26,7 +20,7 @@ for c in library init namespaces proc_table job_size release finalize; do
     grep -qx "PASS python $c" "$work/py.out" || fail "no PASS for $c"
 done
 [ "$failures" -eq 0 ] || sed 's/^/  /' "$work/py.out"
-wait "$pid" || { fail "pmixrun exited $? (the job was not released?)"; sed 's/^/  err: /' "$work/job.err"; }
+finish_job job "the job was not released?"
 [ "$(grep -o "out [01] 1" "$work/job.out" | wc -l)" = 2 ] || fail "the released job wrote no output"
 no_session_dirs_left
 finish

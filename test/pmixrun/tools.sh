@@ -11,29 +11,7 @@ peer="$clients/client_tool_peer"
 iof_job="$top_builddir/test/pmixrun/iof_job"
 tool_iof="$top_builddir/test/pmixrun/tool_iof"
 need "$tool_connect" "$peer" "$iof_job" "$tool_iof"
-host_name=$(hostname)
-
-# start NAME PMIXRUN-ARGS...: pmixrun in the background (bounded by
-# --timeout), its URI in $work/NAME.uri, its stdout in $work/NAME.out
-# ($out_to when set); sets $pid and $job.
-start() {
-    name=$1
-    shift
-    rm -f "$work/$name.uri"
-    "$pmixrun" --timeout 900 --report-uri "$work/$name.uri" "$@" \
-        >"${out_to:-$work/$name.out}" 2>"$work/$name.err" &
-    pid=$!
-    job="prun-$host_name-$pid@1"
-    for _ in $(seq 1 300); do [ -s "$work/$name.uri" ] && break; sleep 0.1; done
-    [ -s "$work/$name.uri" ] || fail "$name: pmixrun wrote no URI"
-}
-
-# finish_job NAME: pmixrun must exit 0.
-finish_job() {
-    wait "$pid" && return 0
-    fail "$1: pmixrun exited $?"
-    sed 's/^/  err: /' "$work/$1.err" | tail -20
-}
+start_timeout=900  # the 1 GiB run
 
 # --- connection modes -----------------------------------------------------
 for mode in pid nspace uri urifile attach default named noconnect system; do
