@@ -40,6 +40,7 @@ struct GetOp {
   getrules::GetDirectives dirs;
   std::shared_ptr<wire::Infos> infos;  // the caller's, forwarded to the server
   Done done;
+  bool own_target = false;  // the caller's own rank (not the wildcard)
   bool finished = false;
   std::unique_ptr<runtime::ProgressEngine::Timer> guard;
 };
@@ -49,9 +50,15 @@ using GetOpPtr = std::shared_ptr<GetOp>;
 // later than the server's, so the server's PMIX_ERR_TIMEOUT normally wins.
 constexpr std::chrono::milliseconds kGuardSlack{1000};
 
+// A key held only in a scope that excludes the requester is reported to it
+// as PMIX_ERR_EXISTS_OUTSIDE_SCOPE for its own keys and as PMIX_ERR_NOT_FOUND
+// for another process's (as OpenPMIx 4.2.2 answers: callers of a peer's key
+// expect NOT_FOUND; docs/architecture.md, compatibility notes). Either way
+// the answer is immediate: the key will not appear in the requester's scope.
 void Finish(GetOp& op, Status status, gds::ValuePtr value) {
   if (op.finished) return;
   op.finished = true;
+  if (status.code() == PMIX_ERR_EXISTS_OUTSIDE_SCOPE && !op.own_target) status = PMIX_ERR_NOT_FOUND;
   op.guard.reset();
   Done done = std::move(op.done);
   done(status, std::move(value));
@@ -249,6 +256,7 @@ Result<GetOpPtr> Prepare(const pmix_proc_t* proc, const char* key, const pmix_in
   size_t nslen = ::strnlen(op->target.nspace, PMIX_MAX_NSLEN + 1);
   if (nslen > PMIX_MAX_NSLEN) return Status(PMIX_ERR_BAD_PARAM);
   if (nslen == 0) PMIX_LOAD_NSPACE(op->target.nspace, MyProc().nspace);
+  op->own_target = op->target.rank == MyProc().rank && PMIX_CHECK_NSPACE(op->target.nspace, MyProc().nspace);
   if (key != nullptr) op->key = key;
   op->dirs = std::move(*dirs);
   if (ninfo > 0) {

@@ -7,7 +7,8 @@
  *    key (all of a process's data as a data array of infos);
  *  - PMIX_GET_REFRESH_CACHE after the peer re-posted a key;
  *  - realm qualifiers (job, node + hostname), PMIX_PROCID, PMIX_DATA_SCOPE;
- *  - argument and reserved-key rules, an unknown namespace.
+ *  - argument and reserved-key rules, an unknown namespace;
+ *  - a peer's key outside the requester's scope: PMIX_ERR_NOT_FOUND.
  * Every rank runs every step; fences only separate the refresh rounds and
  * keep everyone alive while peers may still ask for their data.
  */
@@ -332,6 +333,34 @@ static void Rules(void) {
     if (v != NULL) PMIX_VALUE_RELEASE(v);
 }
 
+/* --- a peer's key outside my scope ----------------------------------------
+ * A same-node peer's PMIX_REMOTE key is not for me: the answer is
+ * PMIX_ERR_NOT_FOUND (as OpenPMIx 4.2.2 answers; its own make check wants
+ * exactly that code), at once rather than after a wait. My own REMOTE key
+ * is mine to read. Single node only (the test host's second node shares
+ * this machine's hostname under OpenPMIx). */
+static void PeersScope(void) {
+    char text[64];
+    snprintf(text, sizeof text, "far-%u", client_me.rank);
+    PutString(PMIX_REMOTE, "getx.far", text);
+    CHECK_RC(PMIx_Commit(), PMIX_SUCCESS, "PMIx_Commit");
+    Barrier();
+    pmix_value_t *v = NULL;
+    CHECK_RC(PMIx_Get(NULL, "getx.far", NULL, 0, &v), PMIX_SUCCESS, "my own REMOTE key");
+    ExpectString(v, text, "my own REMOTE key");
+    PMIX_VALUE_RELEASE(v);
+    if (GetU32(PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE) != job_size) return;
+    for (pmix_rank_t r = 0; r < job_size; ++r) {
+        if (r == client_me.rank) continue;
+        pmix_proc_t peer = ProcOf(r);
+        v = (pmix_value_t *)(uintptr_t)0x1;
+        pmix_status_t rc = PMIx_Get(&peer, "getx.far", Timeout(20), 1, &v);
+        CHECK(rc == PMIX_ERR_NOT_FOUND && v == NULL, "rank %u's REMOTE key on its node: %s", r,
+              PMIx_Error_string(rc));
+        break; /* one peer says it; 64 ranks asking each other is not more */
+    }
+}
+
 /* --- a peer that left ----------------------------------------------------
  * The last rank finalizes and exits at once; the others then ask for a key
  * it never posted: the answer is PMIX_ERR_NOT_FOUND whether the get was
@@ -372,6 +401,8 @@ int main(void) {
     Realms();
     Rules();
     Note("realms, rules ok");
+    PeersScope();
+    Note("peers' scope ok");
     Barrier(); /* nobody leaves while a peer may still ask for its data */
     Departed();
     ClientFinalize();
