@@ -122,6 +122,24 @@ Result<Connected> ConnectToServer(const wire::Hello& hello, const std::string& u
   return last;
 }
 
+namespace {
+
+// The server's identity as the client's own data, beside the job-level
+// copies: OpenPMIx 4.2.2's client stores PMIX_SERVER_URI, _NSPACE and _RANK
+// under its own rank when it connects, so clients written for it ask
+// PMIx_Get(&me, PMIX_SERVER_URI); a peer's rank or the wildcard are still
+// answered by the job info as before (docs/architecture.md).
+void KeepServerIdentity(Client& c) {
+  pmix_proc_t job = c.myproc;
+  job.rank = PMIX_RANK_WILDCARD;
+  for (const char* key : {PMIX_SERVER_URI, PMIX_SERVER_NSPACE, PMIX_SERVER_RANK}) {
+    auto v = c.cache.FetchValue(job, gds::Where::Job(), PMIX_GDS_VIEW_ALL, key);
+    if (v.ok() && *v != nullptr) c.cache.PutValue(c.myproc, gds::Where::Proc(), PMIX_INTERNAL, key, **v).ok();
+  }
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Client>> NewClientState(const pmix_proc_t& me, const Welcome* w) {
   auto c = std::make_unique<Client>();
   c->myproc = me;
@@ -142,6 +160,7 @@ Result<std::unique_ptr<Client>> NewClientState(const pmix_proc_t& me, const Welc
   c->cache = std::move(*cache);
   if (w != nullptr && !w->assigned) {
     if (w->image != nullptr) c->cache.AttachImage(w->image);  // the server's image, read in place
+    KeepServerIdentity(*c);
     return c;
   }
   // A tool's welcome carries no job: its own job info is that of a job of one.

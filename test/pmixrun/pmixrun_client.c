@@ -17,7 +17,8 @@
  *                               table (PMIX_QUERY_PROC_TABLE): their real
  *                               pids and exit code 0, "proctable ok"
  *   pmixrun_client serverkeys F the server keys in the job info, read with
- *                               the job's wildcard rank: PMIX_SERVER_URI is
+ *                               the job's wildcard rank and the process's
+ *                               own (the same values): PMIX_SERVER_URI is
  *                               the URI the server reported in file F, it
  *                               names PMIX_SERVER_NSPACE.PMIX_SERVER_RANK,
  *                               PMIX_SERVER_HOSTNAME is the process's host;
@@ -198,7 +199,21 @@ static int ServerKeys(const char *urifile) {
     if (!bad && strncmp(uri, prefix, strlen(prefix)) != 0)
         bad = fprintf(stderr, "PMIX_SERVER_URI %s does not name %s\n", uri, prefix);
     if (!bad && strcmp(host, myhost) != 0) bad = fprintf(stderr, "PMIX_SERVER_HOSTNAME %s, not %s\n", host, myhost);
+    /* OpenPMIx 4.2.2's clients also hold the server's identity as their own
+     * data: PMIx_Get(&me, PMIX_SERVER_URI/_NSPACE/_RANK) answers the same. */
+    char *myuri = bad ? NULL : GetString(&me, PMIX_SERVER_URI);
+    char *mynspace = bad ? NULL : GetString(&me, PMIX_SERVER_NSPACE);
+    pmix_value_t *myrank = NULL;
+    if (!bad && (myuri == NULL || strcmp(myuri, uri) != 0))
+        bad = fprintf(stderr, "PMIx_Get(me, PMIX_SERVER_URI) %s, job's %s\n", myuri ? myuri : "-", uri);
+    if (!bad && (mynspace == NULL || strcmp(mynspace, nspace) != 0))
+        bad = fprintf(stderr, "PMIx_Get(me, PMIX_SERVER_NSPACE) %s, job's %s\n", mynspace ? mynspace : "-", nspace);
+    if (!bad && (PMIx_Get(&me, PMIX_SERVER_RANK, NULL, 0, &myrank) != PMIX_SUCCESS ||
+                 myrank->type != PMIX_PROC_RANK || myrank->data.rank != rank->data.rank))
+        bad = fprintf(stderr, "PMIx_Get(me, PMIX_SERVER_RANK) differs from the job's\n");
     if (!bad) printf("serverkeys ok %s\n", uri);
+    if (myrank != NULL) PMIX_VALUE_RELEASE(myrank);
+    free(myuri), free(mynspace);
     if (rank != NULL) PMIX_VALUE_RELEASE(rank);
     free(uri), free(nspace), free(host), free(myhost);
     return bad != 0;
