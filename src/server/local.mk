@@ -103,12 +103,13 @@ test_unit_server_server_misc_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_m
 # The test runs a server in-process: its dlopen'd components (gds, ptl, ...)
 # resolve the PMIx_* API against the executable, so export it.
 test_unit_server_server_misc_tests_LDFLAGS = -pthread -Wl,--export-dynamic
-# The limits a server puts on its peers, before and after the hello, and the
-# modes of the files and sockets it creates.
+# The limits a server puts on its peers, before and after the hello, the
+# modes of the files and sockets it creates, and what a refused or
+# deregistered client does to the others' fences.
 check_PROGRAMS += test/unit/server/peer_limits_tests
 TESTS += test/unit/server/peer_limits_tests
 test_unit_server_peer_limits_tests_SOURCES = test/unit/server/peer_limits_test.cc \
-	test/unit/server/file_modes_test.cc \
+	test/unit/server/file_modes_test.cc test/unit/server/deregister_client_test.cc \
 	test/unit/server/in_process_server.h test/unit/server/raw_peer.h
 test_unit_server_peer_limits_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
 test_unit_server_peer_limits_tests_LDFLAGS = -pthread -Wl,--export-dynamic

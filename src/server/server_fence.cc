@@ -34,7 +34,12 @@
 // - A participant that finalizes without contributing (or had finalized
 //   when the fence began) is dropped the same way: the others get
 //   PMIX_ERR_PARTIAL_SUCCESS instead of waiting forever (OpenPMIx 4.2.2
-//   does the same; its pubi example relies on it).
+//   does the same; its pubi example relies on it). So is one the host
+//   deregisters (PMIx_server_deregister_client) before it ever connected,
+//   during the fence or before it began: the RM saw it end (refused,
+//   crashed before PMIx_Init). A refused connection claiming to be a
+//   participant changes nothing (OpenPMIx 4.2.2 drops the participant
+//   then): a local user of another uid must not disrupt a job's fences.
 // - The host gets the directives of every local participant
 //   (fence::MergeDirectives), not only the first one's.
 // - A participant that finalized cleanly after contributing keeps its
@@ -267,10 +272,12 @@ struct Prepared {
   std::vector<ProcName> finalized;  // local participants that finalized already
 };
 
-// Whether `who`, a local participant, left with PMIx_Finalize.
+// Whether `who`, a local participant, left with PMIx_Finalize (or the host
+// deregistered it: it will never contribute either).
 bool Finalized(Server& s, const ProcName& who) {
   Namespace* ns = s.FindNamespace(who.nspace);
   if (ns == nullptr) return false;
+  if (ns->deregistered.count(who.rank) != 0) return true;
   auto record = ns->clients.find(who.rank);
   return record != ns->clients.end() && record->second.peer == nullptr &&
          record->second.departed == PMIX_ERR_NOT_FOUND;

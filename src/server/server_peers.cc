@@ -194,10 +194,6 @@ PeerPtr Admit(Server& s, const ConnPtr& conn, const ptl::Frame& frame, const wir
     Refuse(conn, frame, PMIX_ERR_NOT_FOUND, "not a registered client");
     return nullptr;
   }
-  if (record->second.peer != nullptr) {
-    Refuse(conn, frame, PMIX_EXISTS, "that client is already connected");
-    return nullptr;
-  }
   if (!AcceptablePsec(h.psec)) {
     Refuse(conn, frame, PMIX_ERR_NOT_SUPPORTED, "security mode not offered");
     return nullptr;
@@ -209,6 +205,12 @@ PeerPtr Admit(Server& s, const ConnPtr& conn, const ptl::Frame& frame, const wir
   auto ids = psec::ValidateCredential(h.psec, conn->fd(), h.credential, want);
   if (!ids.ok()) {
     Refuse(conn, frame, ids.status().code(), "credential not valid for the registered uid/gid");
+    return nullptr;
+  }
+  // Only after the credential: whether the client is connected is no
+  // business of another user's.
+  if (record->second.peer != nullptr) {
+    Refuse(conn, frame, PMIX_EXISTS, "that client is already connected");
     return nullptr;
   }
   auto peer = std::make_shared<Peer>();
@@ -330,6 +332,19 @@ void PeerLost(Server& s, const PeerPtr& peer) {
 }
 
 }  // namespace
+
+void ClientDeregistered(Server& s, Namespace& ns, pmix_rank_t rank) {
+  // What a peer that finalized without contributing does to the
+  // collectives (fence: dropped, PMIX_ERR_PARTIAL_SUCCESS to the others;
+  // connect: failed; group: a member that left), without a connection.
+  auto gone = std::make_shared<Peer>();
+  PMIx_Load_procid(&gone->proc, ns.name.c_str(), rank);
+  gone->finalized = true;
+  gone->ns = &ns;
+  FenceOnPeerLost(s, gone);
+  ConnectOnPeerLost(s, gone);
+  GroupOnPeerLost(s, gone);
+}
 
 wire::Bytes StatusBody(const pmix_bfrops_module_t* codec, pmix_status_t status) {
   wire::Writer w(codec);

@@ -278,6 +278,7 @@ extern "C" pmix_status_t PMIx_server_register_client(const pmix_proc_t* proc, ui
           record.uid = uid;
           record.gid = gid;
           record.server_object = server_object;
+          ns.deregistered.erase(p.rank);
           return Status();
         },
         cbfunc, cbdata);
@@ -298,12 +299,17 @@ extern "C" void PMIx_server_deregister_client(const pmix_proc_t* proc, pmix_op_c
           if (ns == nullptr) return Status(PMIX_ERR_NOT_FOUND);
           auto it = ns->clients.find(p.rank);
           if (it == ns->clients.end()) return Status(PMIX_ERR_NOT_FOUND);
+          // The host says the process is gone (an RM reaping a process that
+          // ended): a connected one is lost as it is (finalized or not), one
+          // that never connected is dropped from the collectives waiting for
+          // it (ClientDeregistered). A refused connection claiming the rank
+          // changes nothing: only the host speaks for the real process.
           server::PeerPtr peer = it->second.peer;
+          bool never_connected = peer == nullptr && it->second.departed == PMIX_SUCCESS;
           ns->clients.erase(it);
-          if (peer != nullptr) {
-            peer->finalized = true;
-            peer->conn->Close(PMIX_ERR_NOT_FOUND);
-          }
+          ns->deregistered.insert(p.rank);
+          if (peer != nullptr) peer->conn->Close(PMIX_ERR_NOT_FOUND);
+          if (never_connected) server::ClientDeregistered(s, *ns, p.rank);
           return Status();
         },
         cbfunc, cbdata);

@@ -77,6 +77,9 @@ struct Namespace {
   jobinfo::Summary summary;     // job size, local ranks, nodes, ...
   std::map<pmix_rank_t, ClientRecord> clients;
   std::set<pmix_rank_t> committed;  // local ranks that committed at least once
+  // Ranks the host deregistered (PMIx_server_deregister_client) and did not
+  // register again: gone for good, no collective waits for them.
+  std::set<pmix_rank_t> deregistered;
   bool IsLocal(pmix_rank_t rank) const;
 };
 
@@ -138,6 +141,10 @@ void HandleValidateCredential(Server& server, const PeerPtr& peer, ptl::Frame&& 
 void FenceOnPeerLost(Server& server, const PeerPtr& peer);   // server_fence.cc
 void GetOnPeerLost(Server& server, const PeerPtr& peer);     // server_get.cc
 void EventsOnPeerLost(Server& server, const PeerPtr& peer);  // server_events.cc
+// The host deregistered a local client that never connected (refused,
+// crashed before PMIx_Init; server_peers.cc): the collectives pending on it
+// drop it as one that finalized without contributing.
+void ClientDeregistered(Server& server, Namespace& ns, pmix_rank_t rank);
 // A process left a group (PMIx_Group_leave): fences that ride out
 // departures (PMIX_GROUP_FT_COLLECTIVE) stop waiting for it.
 void FenceOnParticipantLeft(Server& server, const pmix_proc_t& proc);  // server_fence.cc

@@ -35,6 +35,7 @@ typedef struct {
     int abort_status;      /* ... with this status (-1 until given) */
     int refuse_rank;       /* -1: none; else registered with uid+1 */
     int bad_cred_rank;     /* -1: none; else expected to be refused (it presents a bad credential) */
+    int impostor_rank;     /* -1: none; else a copy of that rank runs as uid 65534 (root only) */
     int tcp;
     int connected1_only;   /* set only the v1 client_connected upcall */
     int extra_nspace;      /* register a second namespace <nspace>-x (2 procs, none here) */
@@ -78,6 +79,7 @@ typedef struct {
     volatile int kill_job;  /* set by the abort upcall */
     int tools;              /* tool_connected upcalls that admitted a tool */
     int tools_refused;      /* ... and refused one */
+    pid_t impostor_pid;     /* --impostor-rank */
     pid_t tool_pid;         /* --tool */
     int tool_status;
     int connects;           /* connect / disconnect / spawn upcalls */
@@ -123,6 +125,9 @@ void HostKillTool(void);
 /* Registration and launch (host_launch.c). Return 0 on success. */
 int HostRegisterJob(void);
 int HostLaunchClients(void);
+/* --impostor-rank: started once the clients connected; it must exit 2. */
+int HostLaunchImpostor(void);
+int HostWaitImpostor(void);
 /* Waits for all clients; kills everything at the deadline. Returns the
  * number of clients that did not end as expected. */
 int HostWaitClients(void);

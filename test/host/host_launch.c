@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -183,6 +184,36 @@ static void CloseInheritedFds(void) {
     for (int fd = 3; fd < max; ++fd) close(fd);
 }
 
+/* Forks the client program as `proc` with its setup_fork environment; as
+ * the user `as_uid` (its group too) unless that is negative (needs root).
+ * The pid, or -1. */
+static pid_t ForkClient(const pmix_proc_t *proc, long as_uid, int show_env) {
+    char **env = CopyEnviron();
+    pmix_status_t rc = PMIX_ERR_NOMEM;
+    if (!env || (rc = PMIx_server_setup_fork(proc, &env)) != PMIX_SUCCESS) {
+        HostLog("PMIx_server_setup_fork(rank %u): %s", proc->rank, PMIx_Error_string(rc));
+        FreeEnv(env);
+        return -1;
+    }
+    if (host_opts.verbose && show_env)
+        for (size_t i = 0; env[i]; ++i)
+            if (strncmp(env[i], "PMIX_", 5) == 0) HostVerbose("setup_fork env: %s", env[i]);
+    char **argv = host_opts.client_argv;
+    pid_t pid = fork();
+    if (pid == 0) {
+        CloseInheritedFds();
+        if (as_uid >= 0 && (setgroups(0, NULL) != 0 || setresgid((gid_t)as_uid, (gid_t)as_uid, (gid_t)as_uid) != 0 ||
+                            setresuid((uid_t)as_uid, (uid_t)as_uid, (uid_t)as_uid) != 0))
+            _exit(126);
+        if (strchr(argv[0], '/')) execve(argv[0], argv, env);
+        else execvpe(argv[0], argv, env);
+        _exit(127);
+    }
+    FreeEnv(env);
+    if (pid < 0) HostLog("fork: %s", strerror(errno));
+    return pid;
+}
+
 static int LaunchOne(int idx) {
     pmix_proc_t proc;
     PMIX_LOAD_PROCID(&proc, host_opts.nspace, (pmix_rank_t)(host_opts.rank_offset + idx));
@@ -194,31 +225,58 @@ static int LaunchOne(int idx) {
         HostLog("PMIx_server_register_client(rank %u): %s", proc.rank, PMIx_Error_string(rc));
         return -1;
     }
-    char **env = CopyEnviron();
-    if (!env || (rc = PMIx_server_setup_fork(&proc, &env)) != PMIX_SUCCESS) {
-        HostLog("PMIx_server_setup_fork(rank %u): %s", proc.rank, PMIx_Error_string(rc));
-        FreeEnv(env);
-        return -1;
-    }
-    if (host_opts.verbose && idx == 0)
-        for (size_t i = 0; env[i]; ++i)
-            if (strncmp(env[i], "PMIX_", 5) == 0) HostVerbose("setup_fork env: %s", env[i]);
-    char **argv = host_opts.client_argv;
-    pid_t pid = fork();
-    if (pid == 0) {
-        CloseInheritedFds();
-        if (strchr(argv[0], '/')) execve(argv[0], argv, env);
-        else execvpe(argv[0], argv, env);
-        _exit(127);
-    }
-    FreeEnv(env);
-    if (pid < 0) {
-        HostLog("fork: %s", strerror(errno));
-        return -1;
-    }
+    pid_t pid = ForkClient(&proc, -1, idx == 0);
+    if (pid < 0) return -1;
     clock_gettime(CLOCK_MONOTONIC, &start_time[idx]);
     host_state.pids[idx] = pid;
     return 0;
+}
+
+/* --impostor-rank R: once the clients are connected, the client program
+ * runs a second time as rank R (the same environment) under uid/gid 65534:
+ * a local user claiming to be a process of the job. It must be refused
+ * (exit 2) and change nothing for the real rank R. */
+enum { kImpostorUid = 65534 };
+
+int HostLaunchImpostor(void) {
+    if (host_opts.impostor_rank < 0) return 0;
+    if (getuid() != 0) {
+        HostLog("--impostor-rank needs root (to run it as uid %d)", kImpostorUid);
+        return -1;
+    }
+    const struct timespec tick = {0, 10000000L};
+    for (int i = 0; i < host_opts.timeout_sec * 100; ++i) {
+        pthread_mutex_lock(&host_state.lock);
+        int connected = host_state.connected;
+        pthread_mutex_unlock(&host_state.lock);
+        if (connected >= host_opts.nprocs) break;
+        nanosleep(&tick, NULL);
+    }
+    pmix_proc_t proc;
+    PMIX_LOAD_PROCID(&proc, host_opts.nspace, (pmix_rank_t)host_opts.impostor_rank);
+    host_state.impostor_pid = ForkClient(&proc, kImpostorUid, 0);
+    HostVerbose("impostor of rank %d started (uid %d)", host_opts.impostor_rank, kImpostorUid);
+    return host_state.impostor_pid > 0 ? 0 : -1;
+}
+
+int HostWaitImpostor(void) {
+    if (host_state.impostor_pid <= 0) return 0;
+    int st = 0;
+    pid_t got = 0;
+    const struct timespec tick = {0, 5 * 1000000L};
+    for (long waited = 0; got == 0 && waited < host_opts.timeout_sec * 1000L; waited += 5) {
+        got = waitpid(host_state.impostor_pid, &st, WNOHANG);
+        if (got == 0) nanosleep(&tick, NULL);
+    }
+    if (got == 0) {
+        kill(host_state.impostor_pid, SIGKILL);
+        (void)waitpid(host_state.impostor_pid, &st, 0);
+    }
+    host_state.impostor_pid = 0;
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 2) return 0;
+    HostLog("impostor of rank %d: %s %d, expected exit 2 (PMIx_Init refused)", host_opts.impostor_rank,
+            WIFEXITED(st) ? "exit" : "signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+    return -1;
 }
 
 int HostLaunchClients(void) {
@@ -260,6 +318,28 @@ static int EndedAsExpected(int idx) {
     return ok;
 }
 
+/* A client that ended without its last PMIx_Finalize (refused, crashed,
+ * killed): as a real RM does, the host tells the server it is gone, so that
+ * no collective waits for it. */
+static void DeregisterIfGone(int idx) {
+    pthread_mutex_lock(&host_state.lock);
+    int finalized = host_state.finalized_rank[idx] >= host_opts.finalizes;
+    int connected = host_state.connected_rank[idx] > 0;
+    pthread_mutex_unlock(&host_state.lock);
+    if (finalized) return;
+    /* OpenPMIx 4.2.2 (measured) never calls back when the client never
+     * connected, and its server then stops answering the others. */
+    if (!connected && strstr(PMIx_Get_version(), "pmixx") == NULL) return;
+    pmix_proc_t proc;
+    PMIX_LOAD_PROCID(&proc, host_opts.nspace, (pmix_rank_t)(host_opts.rank_offset + idx));
+    OpWait w = {0, PMIX_SUCCESS};
+    PMIx_server_deregister_client(&proc, OpDone, &w);
+    if (HostWaitFlag(&w.done, 5000) != 0)
+        HostLog("PMIx_server_deregister_client(rank %u): callback not called within 5 s", proc.rank);
+    else
+        HostVerbose("rank %u deregistered (ended without PMIx_Finalize)", proc.rank);
+}
+
 /* Reap what has ended; returns how many are still running. */
 static int ReapSome(void) {
     int running = 0;
@@ -271,6 +351,7 @@ static int ReapSome(void) {
             host_state.exited[i] = 1;
             host_state.status[i] = st;
             HostVerbose("rank %d ended: status 0x%x", host_opts.rank_offset + i, st);
+            DeregisterIfGone(i);
         } else {
             ++running;
         }

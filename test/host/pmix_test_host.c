@@ -38,6 +38,8 @@ static const char kUsage[] =
     "  --expect-abort S     a client calls PMIx_Abort(S): the job is killed\n"
     "  --refuse-rank R      register rank R with uid+1: its PMIx_Init must fail\n"
     "  --bad-cred-rank R    rank R presents a bad credential: its PMIx_Init must fail\n"
+    "  --impostor-rank R    once the clients connected, a copy of rank R runs as uid\n"
+    "                       65534 (needs root): it must be refused, rank R unaffected\n"
     "  --tcp                clients connect over TCP (PMIX_MCA_ptl=tcp)\n"
     "  --remote-procs K     K more ranks on a second node (a peer host)\n"
     "  --connected1         set only the v1 client_connected upcall\n"
@@ -130,6 +132,7 @@ static int ParseOptions(int argc, char **argv) {
         {"--kill-after-ms", &host_opts.kill_after_ms, 0, 3600000},
         {"--refuse-rank", &host_opts.refuse_rank, 0, 2 * HOST_MAX_PROCS},
         {"--bad-cred-rank", &host_opts.bad_cred_rank, 0, 2 * HOST_MAX_PROCS},
+        {"--impostor-rank", &host_opts.impostor_rank, 0, 2 * HOST_MAX_PROCS},
         {"--remote-procs", &host_opts.remote_procs, 0, HOST_MAX_PROCS},
         {"--expect-abort", &host_opts.abort_status, -255, 255},
         {"--finalizes", &host_opts.finalizes, 1, 1000000},
@@ -398,6 +401,13 @@ static void PrintSummary(int bad) {
 
 static int RunHost(void) {
     if (host_opts.tcp) setenv("PMIX_MCA_ptl", "tcp", 1);
+    /* Clients that wait for every rank skip the one that never joins. */
+    int refused = host_opts.refuse_rank >= 0 ? host_opts.refuse_rank : host_opts.bad_cred_rank;
+    if (refused >= 0) {
+        char num[16];
+        snprintf(num, sizeof num, "%d", refused);
+        setenv("PMIXX_TEST_REFUSED_RANK", num, 1);
+    }
     if (StartServer() != 0) {
         PrintSummary(1);
         return 1;
@@ -408,7 +418,7 @@ static int RunHost(void) {
         (host_opts.extra_nspace && HostRegisterExtraJob() != 0))
         bad = 1;
     MeasureResources(&before);
-    if (bad || HostLaunchClients() != 0 || HostLaunchTool() != 0) {
+    if (bad || HostLaunchClients() != 0 || HostLaunchTool() != 0 || HostLaunchImpostor() != 0) {
         HostKillAll();
         HostKillTool();
         bad = 1;
@@ -416,6 +426,7 @@ static int RunHost(void) {
         bad = 1;
     }
     bad += HostWaitClients();
+    if (HostWaitImpostor() != 0) ++bad;
     if (host_opts.resources) ReportResources(&before);
     if (HostWaitTool() != 0) ++bad;
     /* Node 0 serves the peer's requests until the peer is done. */
@@ -448,6 +459,7 @@ int main(int argc, char **argv) {
     host_opts.kill_rank = -1;
     host_opts.refuse_rank = -1;
     host_opts.bad_cred_rank = -1;
+    host_opts.impostor_rank = -1;
     host_opts.abort_status = kNoAbort;
     host_opts.peer_fd = -1;
     host_opts.finalizes = 1;

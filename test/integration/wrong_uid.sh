@@ -1,7 +1,20 @@
 #!/bin/sh
 # The host registers rank 1 with uid+1: that client's connection must be
-# refused (PMIx_Init fails, exit 2) while rank 0 runs normally.
+# refused (PMIx_Init fails, exit 2) while rank 0 runs normally. Its
+# PMIx_Finalize(PMIX_EMBED_BARRIER) does not wait for rank 1 for ever: the
+# host deregisters rank 1 when it ends (PMIx_server_deregister_client), and
+# the barrier goes on without it.
 . "$(dirname "$0")/common.sh"
 tolerate_finalize=1  # OpenPMIx 4.2.2 refuses too, then hangs in PMIx_server_finalize
-run_host wrong-uid -n 2 --refuse-rank 1 --timeout 10 -- "$clients/client_basic"
+run_host wrong-uid -n 2 --refuse-rank 1 --timeout 30 -- "$clients/client_basic"
+
+# An impostor: a copy of rank 1 running as uid 65534 over TCP (which any
+# local user reaches) is refused, and the real rank 1 and the others' fences
+# are unaffected (rank 0's embedded barrier still waits for rank 1).
+if [ "$(id -u)" = 0 ]; then
+    chmod 755 "$clients" 2>/dev/null
+    run_host impostor -n 2 --tcp --impostor-rank 1 --timeout 30 -- "$clients/client_basic"
+else
+    say "SKIP: impostor of another uid (needs root)"
+fi
 finish

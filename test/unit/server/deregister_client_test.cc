@@ -1,0 +1,163 @@
+// PMIx_server_deregister_client of a client that never connected (its
+// PMIx_Init was refused, it crashed before): the fences waiting for it go
+// on among the others (PMIX_ERR_PARTIAL_SUCCESS), as for a participant that
+// finalized without contributing, and later fences do not wait for it. A
+// refused connection claiming its rank changes nothing: a local user of
+// another uid must not be able to disrupt a job's fences.
+//
+// Against a real server in this process (no host upcalls: every fence is
+// local) and clients that speak the wire by hand (raw_peer.h).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <future>
+#include <vector>
+
+#include "mca/bfrops/base/bfrops_base.h"
+#include "pmix.h"
+#include "pmix_server.h"
+#include "src/wire/buffer.h"
+#include "test/unit/server/in_process_server.h"
+#include "test/unit/server/raw_peer.h"
+
+namespace pmix::server {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+using test_support::RawPeer;
+
+constexpr const char* kJob = "dereg";
+
+// Runs a server op that completes through a pmix_op_cbfunc_t; its status.
+template <typename Fn>
+pmix_status_t Op(Fn call) {
+  std::promise<pmix_status_t> done;
+  auto cb = [](pmix_status_t st, void* cbdata) {
+    static_cast<std::promise<pmix_status_t>*>(cbdata)->set_value(st);
+  };
+  auto result = done.get_future();
+  pmix_status_t rc = call(+cb, &done);
+  if (rc != PMIX_SUCCESS) return rc;
+  if (result.wait_for(seconds(10)) != std::future_status::ready) return PMIX_ERR_TIMEOUT;
+  return result.get();
+}
+
+pmix_proc_t Rank(pmix_rank_t r) {
+  pmix_proc_t p;
+  PMIx_Load_procid(&p, kJob, r);
+  return p;
+}
+
+class DeregisterClient : public test_support::InProcessServer {
+ protected:
+  void SetUp() override {
+    StartServer(false, {});
+    // Three ranks, all on this node (as a host registers them).
+    uint32_t size = 3;
+    pmix_info_t job[3];
+    PMIx_Info_load(&job[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    PMIx_Info_load(&job[1], PMIX_LOCAL_SIZE, &size, PMIX_UINT32);
+    PMIx_Info_load(&job[2], PMIX_LOCAL_PEERS, "0,1,2", PMIX_STRING);
+    pmix_status_t rc = Op([&](pmix_op_cbfunc_t cb, void* cbdata) {
+      return PMIx_server_register_nspace(kJob, 3, job, 3, cb, cbdata);
+    });
+    for (pmix_info_t& i : job) PMIx_Info_destruct(&i);
+    ASSERT_EQ(rc, PMIX_SUCCESS);
+    // Rank 1 belongs to another uid (as the test host's --refuse-rank).
+    for (pmix_rank_t r = 0; r < 3; ++r) {
+      pmix_proc_t p = Rank(r);
+      uid_t uid = ::getuid() + (r == 1 ? 1 : 0);
+      ASSERT_EQ(Op([&](pmix_op_cbfunc_t cb, void* cbdata) {
+                  return PMIx_server_register_client(&p, uid, ::getgid(), nullptr, cb, cbdata);
+                }),
+                PMIX_SUCCESS);
+    }
+    uri_ = test_support::ServerUri();
+    ASSERT_FALSE(uri_.empty());
+    auto codec = bfrops::CodecByName("native1");
+    ASSERT_TRUE(codec.ok());
+    codec_ = *codec;
+  }
+
+  void Join(RawPeer& p, pmix_rank_t rank) {
+    ASSERT_TRUE(p.Connect(uri_));
+    auto reply = p.Hello(kJob, rank, seconds(10));
+    ASSERT_TRUE(reply.has_value());
+    ASSERT_EQ((*reply)[0], "0");
+  }
+
+  // A fence over the whole job, as PMIx_Fence(NULL, 0, NULL, 0) sends it.
+  void SendFence(RawPeer& p, uint32_t tag) {
+    pmix_proc_t all = Rank(PMIX_RANK_WILDCARD);
+    wire::Writer w(codec_);
+    w.Procs(std::vector<pmix_proc_t>{all}).InfoArray({});
+    auto body = w.Take();
+    ASSERT_TRUE(body.ok());
+    ASSERT_TRUE(p.Send(static_cast<uint16_t>(wire::Msg::kFence), tag, *body));
+  }
+
+  // The fence's answer (its status), or nullopt when none came in `wait`.
+  std::optional<pmix_status_t> FenceAnswer(RawPeer& p, uint32_t tag, milliseconds wait) {
+    auto reply = p.Recv(wait);
+    if (!reply) return std::nullopt;
+    EXPECT_EQ(reply->tag, tag);
+    wire::Reader r(codec_, reply->payload);
+    return r.Status();
+  }
+
+  std::string uri_;
+  const pmix_bfrops_module_t* codec_ = nullptr;
+};
+
+TEST_F(DeregisterClient, PendingAndLaterFencesGoOnWithoutIt) {
+  RawPeer zero, two;
+  Join(zero, 0);
+  Join(two, 2);
+  SendFence(zero, 5);
+  SendFence(two, 5);
+  // An impostor (this uid, rank 1 is another's) is refused; the fence
+  // still waits for the real rank 1.
+  RawPeer impostor;
+  ASSERT_TRUE(impostor.Connect(uri_));
+  auto refused = impostor.Hello(kJob, 1, seconds(10));
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_NE((*refused)[0], "0") << "a client of another uid was admitted";
+  EXPECT_TRUE(impostor.ClosedWithin(seconds(10)));
+  EXPECT_FALSE(FenceAnswer(zero, 5, milliseconds(500)).has_value())
+      << "a refused connection completed the real rank's fence";
+  // The host saw rank 1 end: the fence goes on among the others.
+  pmix_proc_t one = Rank(1);
+  ASSERT_EQ(Op([&](pmix_op_cbfunc_t cb, void* cbdata) {
+              PMIx_server_deregister_client(&one, cb, cbdata);
+              return PMIX_SUCCESS;
+            }),
+            PMIX_SUCCESS);
+  EXPECT_EQ(FenceAnswer(zero, 5, milliseconds(10000)), PMIX_ERR_PARTIAL_SUCCESS);
+  EXPECT_EQ(FenceAnswer(two, 5, milliseconds(10000)), PMIX_ERR_PARTIAL_SUCCESS);
+  // A fence begun afterwards does not wait for it either.
+  SendFence(zero, 6);
+  EXPECT_FALSE(FenceAnswer(zero, 6, milliseconds(200)).has_value()) << "rank 2 is still awaited";
+  SendFence(two, 6);
+  EXPECT_EQ(FenceAnswer(zero, 6, milliseconds(10000)), PMIX_ERR_PARTIAL_SUCCESS);
+  EXPECT_EQ(FenceAnswer(two, 6, milliseconds(10000)), PMIX_ERR_PARTIAL_SUCCESS);
+  // Registered again, it is awaited again.
+  ASSERT_EQ(Op([&](pmix_op_cbfunc_t cb, void* cbdata) {
+              return PMIx_server_register_client(&one, ::getuid(), ::getgid(), nullptr, cb, cbdata);
+            }),
+            PMIX_SUCCESS);
+  SendFence(zero, 7);
+  SendFence(two, 7);
+  EXPECT_FALSE(FenceAnswer(zero, 7, milliseconds(500)).has_value())
+      << "a registered rank was not awaited";
+  RawPeer back;
+  Join(back, 1);
+  SendFence(back, 7);
+  EXPECT_EQ(FenceAnswer(zero, 7, milliseconds(10000)), PMIX_SUCCESS);
+  EXPECT_EQ(FenceAnswer(two, 7, milliseconds(10000)), PMIX_SUCCESS);
+  EXPECT_EQ(FenceAnswer(back, 7, milliseconds(10000)), PMIX_SUCCESS);
+}
+
+}  // namespace
+}  // namespace pmix::server
