@@ -130,12 +130,21 @@ extern "C" pmix_status_t PMIx_Notify_event(pmix_status_t status, const pmix_proc
     if (!made.ok()) return made.status().code();
     auto ev = std::make_shared<event::Event>(std::move(made).value());
     const bool source_given = source != nullptr;
+    // NULL cbfunc is the blocking form, except on the progress thread (an
+    // event handler or another callback raising an event, as OpenPMIx's own
+    // test servers do from their LOST_CONNECTION handler): there it cannot
+    // wait, so the event is queued and PMIX_SUCCESS returned (OpenPMIx
+    // accepts it the same way) rather than refused with WOULD_BLOCK and lost.
+    pmix::runtime::ProgressEngine* engine = pmix::runtime::Engine();
+    const bool blocking = cbfunc == nullptr && (engine == nullptr || engine->BlockingAllowed());
     return event::RunApi<pmix_status_t>(
-        cbfunc == nullptr,
+        blocking,
         [ev, source_given](std::function<void(pmix_status_t)> done) {
           event::NotifyOnProgress(*ev, source_given, [done](Status st) { done(st.code()); });
         },
         [](pmix_status_t rc) { return rc; },
-        [cbfunc, cbdata](pmix_status_t rc) { cbfunc(rc, cbdata); });
+        [cbfunc, cbdata](pmix_status_t rc) {
+          if (cbfunc != nullptr) cbfunc(rc, cbdata);
+        });
   });
 }
