@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -33,12 +34,26 @@ std::string Replace(std::string s, const std::string& what, const std::string& w
   return s;
 }
 
-bool MakeDirs(const std::string& path) {
-  for (size_t slash = 1; (slash = path.find('/', slash)) != std::string::npos; ++slash) {
+// Output files and the directories made for them are the user's alone
+// (the output of a job is nobody else's business).
+constexpr mode_t kFileMode = 0600;
+constexpr mode_t kDirMode = 0700;
+
+// `path` and its missing parents; the components from `first` on (those
+// the sink names: <nspace>/rank.<r>) must be real directories, not links
+// someone planted (the user's own directory may be a link).
+bool MakeDirs(const std::string& path, size_t first) {
+  for (size_t slash = 1; slash <= path.size(); ++slash) {
+    slash = std::min(path.find('/', slash), path.size());
     std::string part = path.substr(0, slash);
-    if (::mkdir(part.c_str(), 0755) != 0 && errno != EEXIST) return false;
+    if (::mkdir(part.c_str(), kDirMode) != 0 && errno != EEXIST) return false;
+    struct stat st {};
+    if (slash > first && (::lstat(part.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))) {
+      errno = ENOTDIR;
+      return false;
+    }
   }
-  return ::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST;
+  return true;
 }
 
 }  // namespace
@@ -89,7 +104,7 @@ int Sink::FileFor(const pmix_proc_t& source, pmix_iof_channel_t channel) {
   std::string ns = NspaceOf(source), rank = std::to_string(source.rank), path;
   if (!opts_.directory.empty()) {
     std::string dir = opts_.directory + "/" + ns + "/rank." + rank;
-    if (!MakeDirs(dir)) dir.clear();
+    if (!MakeDirs(dir, opts_.directory.size())) dir.clear();
     path = dir.empty() ? "" : dir + "/" + suffix;
   } else if (opts_.file_pattern) {
     path = Replace(Replace(opts_.file, "%n", ns), "%r", rank) + "." + suffix;
@@ -98,7 +113,10 @@ int Sink::FileFor(const pmix_proc_t& source, pmix_iof_channel_t channel) {
   }
   auto it = files_.find(path);
   if (it != files_.end()) return it->second;
-  int fd = path.empty() ? -1 : ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // Never through a link planted at the file's name (O_NOFOLLOW: ELOOP).
+  int fd = path.empty() ? -1
+                        : ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+                                 kFileMode);
   if (fd < 0 && !file_error_reported_) {
     file_error_reported_ = true;
     output::Error("iof", "cannot write forwarded output to %s: %s",

@@ -14,8 +14,11 @@
 // plus .stdout / .stderr, with PMIX_IOF_FILE_PATTERN),
 // PMIX_IOF_OUTPUT_TO_DIRECTORY D to D/<nspace>/rank.<rank>/stdout /
 // stderr (directories made as needed); one file per source with merge; the
-// console copy then stays off only with PMIX_IOF_FILE_ONLY. A file that
-// cannot be opened is reported once and its output goes to the console.
+// console copy then stays off only with PMIX_IOF_FILE_ONLY. Files are
+// created 0600 and directories 0700 (before the umask); a symbolic link
+// where a file or a directory the sink names (<nspace>, rank.<rank>) goes
+// is not followed: that output is not written there. A file that cannot be
+// opened is reported once and its output goes to the console.
 //
 // Writes block (a slow stdout or disk slows the stream down rather than
 // filling memory). Flush writes out what is buffered and unfinished lines.

@@ -80,13 +80,14 @@ Status ReportUri(Server& s) {
     ::close(static_cast<int>(fd));
     return ok ? Status() : Status(PMIX_ERR_FILE_WRITE_FAILURE);
   }
-  FILE* f = std::fopen(where.c_str(), "w");
-  if (f == nullptr) {
-    output::Error("server", "cannot write the URI to %s: %s", where.c_str(), std::strerror(errno));
-    return PMIX_ERR_FILE_OPEN_FAILURE;
-  }
-  std::fprintf(f, "%s\n%s\n", line.c_str(), PMIXX_VERSION);
-  return std::fclose(f) == 0 ? Status() : Status(PMIX_ERR_FILE_WRITE_FAILURE);
+  // A file: replaced, never written through (a link planted at that name
+  // is replaced, not followed), readable by its owner only, as the session
+  // rendezvous file.
+  Status st = wire::ReplaceFile(where, line + "\n" + PMIXX_VERSION + "\n", 0600);
+  if (!st.ok())
+    output::Error("server", "cannot write the URI to %s: %s", where.c_str(),
+                  PMIx_Error_string(st.code()));
+  return st;
 }
 
 Status WriteFiles(Server& s) {

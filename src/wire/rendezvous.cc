@@ -162,6 +162,24 @@ Status WriteRendezvousFile(const std::string& path, const Rendezvous& r, mode_t 
   return CreateExclusive(path, text, mode);
 }
 
+Status ReplaceFile(const std::string& path, const std::string& text, mode_t mode) {
+  // A name nobody else uses: another one on a (planted) clash.
+  static unsigned counter = 0;
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    std::string temp = path + ".tmp." + std::to_string(::getpid()) + "." +
+                       std::to_string(++counter) + "." + std::to_string(std::time(nullptr));
+    Status made = CreateExclusive(temp, text, mode);
+    if (made.code() == PMIX_EXISTS) continue;
+    if (!made.ok()) return made;
+    if (::rename(temp.c_str(), path.c_str()) == 0) return Status();
+    int err = errno;
+    ::unlink(temp.c_str());
+    return Status(err == EACCES || err == EPERM ? PMIX_ERR_NO_PERMISSIONS
+                                                : PMIX_ERR_FILE_WRITE_FAILURE);
+  }
+  return Status(PMIX_EXISTS);
+}
+
 void RemoveRendezvousFile(const std::string& path, pid_t pid) {
   auto r = ReadRendezvousFile(path);
   if (r.ok() && r->pid == pid) ::unlink(path.c_str());

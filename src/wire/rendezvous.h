@@ -68,6 +68,12 @@ Result<Rendezvous> ReadRendezvousFile(const std::string& path);
 // exist). PMIX_EXISTS when a live server owns the file.
 Status WriteRendezvousFile(const std::string& path, const Rendezvous& r, mode_t mode);
 
+// Writes `text` to `path`, replacing whatever is there without ever
+// writing through it: a new file (O_EXCL | O_NOFOLLOW, `mode`) is made
+// beside it and renamed over it, so a symbolic link planted at `path` is
+// replaced, not followed, and a reader sees the old or the whole new text.
+Status ReplaceFile(const std::string& path, const std::string& text, mode_t mode);
+
 // Removes `path` if it still names process `pid` (another server may have
 // reclaimed it since).
 void RemoveRendezvousFile(const std::string& path, pid_t pid);

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -182,6 +183,60 @@ TEST(IofSink, FilesPerRankAndStreamFileOnlyAndDirectory) {
     sink.Deliver(P("nn", 5), PMIX_FWD_STDOUT_CHANNEL, "z\n", {});
   }
   EXPECT_EQ(read(dir + "/p-nn-5.stdout"), "z\n");
+  std::string cmd = "rm -rf '" + dir + "'";
+  (void)std::system(cmd.c_str());
+}
+
+// Output files are the user's alone (0600, directories 0700), and a link
+// someone planted where the sink writes is not followed: the file it
+// points to is left alone and the output goes to the console instead.
+TEST(IofSink, FilesArePrivateAndPlantedLinksAreNotFollowed) {
+  char templ[] = "/tmp/iof-links-XXXXXX";
+  ASSERT_NE(::mkdtemp(templ), nullptr);
+  std::string dir = templ;
+  mode_t old_mask = ::umask(0);
+  std::string victim = dir + "/victim";
+  {
+    std::ofstream v(victim);
+    v << "keep\n";
+  }
+  ASSERT_EQ(::symlink(victim.c_str(), (dir + "/out.ns.1.stdout").c_str()), 0);
+  ASSERT_EQ(::mkdir((dir + "/tree").c_str(), 0700), 0);
+  ASSERT_EQ(::symlink(dir.c_str(), (dir + "/tree/ns").c_str()), 0);
+  Capture out, err;
+  PullOptions f;
+  f.local_output = true;
+  f.file = dir + "/out";
+  f.file_only = true;
+  {
+    Sink sink(f, nullptr, 0, out.fd, err.fd);
+    sink.Deliver(P("ns", 1), PMIX_FWD_STDOUT_CHANNEL, "a\n", {});  // planted link
+    sink.Deliver(P("ns", 2), PMIX_FWD_STDOUT_CHANNEL, "b\n", {});
+  }
+  PullOptions d;
+  d.local_output = true;
+  d.directory = dir + "/tree";
+  d.file_only = true;
+  {
+    Sink sink(d, nullptr, 0, out.fd, err.fd);
+    sink.Deliver(P("ns", 0), PMIX_FWD_STDOUT_CHANNEL, "c\n", {});  // tree/ns is a link
+    sink.Deliver(P("other", 0), PMIX_FWD_STDOUT_CHANNEL, "d\n", {});
+  }
+  ::umask(old_mask);
+  std::ifstream in(victim);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_EQ(ss.str(), "keep\n") << "the output went through the planted link";
+  struct stat st {};
+  EXPECT_NE(::lstat((dir + "/rank.0").c_str(), &st), 0) << "a directory made through tree/ns";
+  ASSERT_EQ(::lstat((dir + "/out.ns.2.stdout").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  ASSERT_EQ(::lstat((dir + "/tree/other").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0700u);
+  ASSERT_EQ(::lstat((dir + "/tree/other/rank.0/stdout").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  // What could not go to a file went to the console.
+  EXPECT_EQ(out.Text(), "a\nc\n");
   std::string cmd = "rm -rf '" + dir + "'";
   (void)std::system(cmd.c_str());
 }

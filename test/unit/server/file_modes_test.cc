@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include "pmix.h"
@@ -83,6 +85,52 @@ TEST(ServerFiles, NarrowestModesWhateverTheUmask) {
   ::rmdir(tmpdir.c_str());
   ::rmdir(sysdir.c_str());
   ::rmdir(base.c_str());
+}
+
+// PMIX_TCP_REPORT_URI names a file the server (re)writes: a symbolic link
+// someone planted at that name is replaced, not followed (the file it
+// points to is left alone), and the new file is 0600 whatever the umask.
+TEST(ServerFiles, ReportUriReplacesAPlantedLinkWithoutFollowingIt) {
+  char base_pattern[] = "/tmp/pmixx-report.XXXXXX";
+  ASSERT_NE(::mkdtemp(base_pattern), nullptr);
+  const std::string base = base_pattern;
+  const std::string victim = base + "/victim";
+  const std::string report = base + "/uri";
+  {
+    std::ofstream v(victim);
+    v << "keep\n";
+  }
+  ASSERT_EQ(::symlink(victim.c_str(), report.c_str()), 0);
+  mode_t saved = ::umask(0);
+  bool yes = true;
+  pmix_info_t info[4];
+  PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, (base + "/server").c_str(), PMIX_STRING);
+  PMIx_Info_load(&info[1], PMIX_SYSTEM_TMPDIR, base.c_str(), PMIX_STRING);
+  PMIx_Info_load(&info[2], PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
+  PMIx_Info_load(&info[3], PMIX_TCP_REPORT_URI, report.c_str(), PMIX_STRING);
+  pmix_server_module_t module{};
+  pmix_status_t rc = PMIx_server_init(&module, info, 4);
+  for (pmix_info_t& i : info) PMIx_Info_destruct(&i);
+  ::umask(saved);
+  ASSERT_EQ(rc, PMIX_SUCCESS);
+  struct stat st;
+  ASSERT_EQ(::lstat(report.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISREG(st.st_mode)) << "the planted link is still there";
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  std::string line;
+  std::getline(std::ifstream(report), line);
+  EXPECT_NE(line.find(";tcp4://"), std::string::npos) << line;
+  std::stringstream kept;
+  kept << std::ifstream(victim).rdbuf();
+  EXPECT_EQ(kept.str(), "keep\n") << "the URI was written through the link";
+  EXPECT_EQ(PMIx_server_finalize(), PMIX_SUCCESS);
+  auto left = Entries(base);
+  left.erase("victim");
+  left.erase("uri");
+  left.erase("server");  // the tmpdir given (kept, emptied)
+  EXPECT_TRUE(left.empty()) << "a temporary file was left: " << left.begin()->first;
+  std::string cmd = "rm -rf '" + base + "'";
+  (void)std::system(cmd.c_str());
 }
 
 }  // namespace
