@@ -8,6 +8,8 @@
 #include <limits>
 #include <strings.h>
 
+#include "src/common/enum_value.h"
+
 namespace pmix::mca {
 namespace {
 
@@ -97,8 +99,9 @@ std::string ParseDouble(const std::string& text, double* out) {
 
 }  // namespace
 
+// The type comes from a plugin's registration (C): any number may be there.
 const char* VarTypeName(pmix_mca_param_type_t type) {
-  switch (type) {
+  switch (EnumValue(type)) {
     case PMIX_MCA_PARAM_INT: return "int";
     case PMIX_MCA_PARAM_UNSIGNED: return "unsigned";
     case PMIX_MCA_PARAM_SIZE: return "size";
@@ -115,7 +118,7 @@ std::string ParseVarText(pmix_mca_param_type_t type, std::string_view text,
   parsed.type = type;
   std::string trimmed(Trim(text));
   std::string error;
-  switch (type) {
+  switch (EnumValue(type)) {
     case PMIX_MCA_PARAM_INT: error = ParseLongLong(trimmed, &parsed.value.integer); break;
     case PMIX_MCA_PARAM_UNSIGNED:
       error = ParseUnsigned(trimmed, &parsed.value.uinteger, nullptr);
@@ -132,7 +135,7 @@ std::string ParseVarText(pmix_mca_param_type_t type, std::string_view text,
 
 std::string FormatVarValue(const pmix_mca_param_value_t& value) {
   char buf[64];
-  switch (value.type) {
+  switch (EnumValue(value.type)) {
     case PMIX_MCA_PARAM_INT:
       std::snprintf(buf, sizeof buf, "%lld", value.value.integer);
       return buf;

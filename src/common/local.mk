@@ -1,7 +1,7 @@
 # src/common: the Ch.3 data API (values, infos, lists, strings, argv).
 src_libpmix_core_la_SOURCES = \
 	src/common/info_lookup.cc src/common/info_lookup.h \
-	src/common/text.cc src/common/text.h \
+	src/common/text.cc src/common/text.h src/common/enum_value.h \
 	src/common/api_guard.h \
 	src/common/attribute_support.cc src/common/attribute_support.h \
 	src/common/argv.cc \

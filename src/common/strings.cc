@@ -19,6 +19,7 @@
 #include <cstring>
 
 #include "pmix.h"
+#include "src/common/enum_value.h"
 #include "src/common/tables.h"
 
 namespace {
@@ -113,7 +114,7 @@ const char* PMIx_Device_type_string(pmix_device_type_t type) {
 }
 
 const char* PMIx_Value_comparison_string(pmix_value_cmp_t cmp) {
-  return tables::ValueComparisonString(static_cast<int>(cmp));
+  return tables::ValueComparisonString(static_cast<int>(pmix::EnumValue(cmp)));
 }
 
 const char* PMIx_IOF_channel_string(pmix_iof_channel_t channel) {

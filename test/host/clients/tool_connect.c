@@ -143,6 +143,7 @@ int main(int argc, char **argv) {
         const char *uri = argc > 2 ? argv[2] : FirstLine(ToolEnv("PMIXX_TEST_URI_FILE"));
         PMIX_INFO_LOAD(&info[n++], PMIX_SERVER_URI, uri, PMIX_STRING);
         pmix_status_t rc = PMIx_tool_init(&me, info, n);
+        PMIX_INFO_DESTRUCT(&info[0]); /* a leak here made LSan fail the run */
         TCHECK(rc != PMIX_SUCCESS, "PMIx_tool_init of a refused tool succeeded");
         fprintf(stderr, "[tool] refused as expected: %s\n", PMIx_Error_string(rc));
         return 0;

@@ -23,14 +23,33 @@ std::atomic<bool> g_watch{false};
 std::atomic<size_t> g_largest{0};
 }  // namespace
 
-// The largest single request while g_watch is set.
-void* operator new(size_t n) {
+// The largest single request while g_watch is set. Every form of the
+// (unaligned) new/delete family is replaced, all on malloc/free: a form
+// left out (the nothrow new of std::stable_sort's temporary buffer) would
+// allocate with the runtime's own new and be freed here, which ASan
+// reports as an alloc-dealloc mismatch.
+namespace {
+void* Allocate(size_t n) noexcept {
   if (g_watch.load(std::memory_order_relaxed) && n > g_largest.load()) g_largest.store(n);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  return std::malloc(n == 0 ? 1 : n);
+}
+}  // namespace
+void* operator new(size_t n) {
+  if (void* p = Allocate(n)) return p;
   throw std::bad_alloc();
 }
+void* operator new[](size_t n) {
+  if (void* p = Allocate(n)) return p;
+  throw std::bad_alloc();
+}
+void* operator new(size_t n, const std::nothrow_t&) noexcept { return Allocate(n); }
+void* operator new[](size_t n, const std::nothrow_t&) noexcept { return Allocate(n); }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete[](void* p, size_t) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace pmix::wire {
 namespace {
