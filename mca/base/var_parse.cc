@@ -115,7 +115,6 @@ const char* VarTypeName(pmix_mca_param_type_t type) {
 std::string ParseVarText(pmix_mca_param_type_t type, std::string_view text,
                          pmix_mca_param_value_t* out) {
   pmix_mca_param_value_t parsed{};
-  parsed.type = type;
   std::string trimmed(Trim(text));
   std::string error;
   switch (EnumValue(type)) {
@@ -127,9 +126,11 @@ std::string ParseVarText(pmix_mca_param_type_t type, std::string_view text,
     case PMIX_MCA_PARAM_BOOL: error = ParseBool(trimmed, &parsed.value.flag); break;
     case PMIX_MCA_PARAM_STRING: parsed.value.string = nullptr; break;
     case PMIX_MCA_PARAM_DOUBLE: error = ParseDouble(trimmed, &parsed.value.real); break;
-    default: error = "unknown parameter type";
+    default: return "unknown parameter type";  // (type is not copied: no load of it)
   }
-  if (error.empty()) *out = parsed;
+  if (!error.empty()) return error;
+  parsed.type = type;  // one of the types above
+  *out = parsed;
   return error;
 }
 
