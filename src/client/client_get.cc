@@ -23,6 +23,7 @@
 #include "src/common/api_guard.h"
 #include "src/common/info_lookup.h"
 #include "src/common/output.h"
+#include "src/hwloc/topology.h"
 #include "src/runtime/context.h"
 #include "src/server/server_self.h"
 #include "src/wire/job_image.h"
@@ -156,6 +157,12 @@ Result<gds::ValuePtr> Lookup(Client& c, const GetOp& op) {
     if (v.status().code() != PMIX_ERR_NOT_FOUND || !PeerStep(c, step, op.key)) continue;
     auto committed = c.peers.Fetch(step.proc, op.key);
     if (committed.ok() || committed.status().code() != PMIX_ERR_NOT_FOUND) return committed;
+  }
+  if (answer.code() == PMIX_ERR_NOT_FOUND && op.own_target && op.key == PMIX_TOPOLOGY2)
+  {
+    auto topo = hwloc::ProcessTopologyValue();  // OpenPMIx's clients answer it (topology.h)
+    if (!topo.ok()) return topo.status();
+    return gds::ValuePtr(*topo);
   }
   return answer;
 }

@@ -219,6 +219,28 @@ extern "C" pmix_status_t PMIx_Load_topology(pmix_topology_t* topo) {
   });
 }
 
+namespace pmix::hwloc {
+
+Result<pmix_value_t*> ProcessTopologyValue() {
+  pmix_topology_t loaded{};
+  pmix_status_t rc = PMIx_Load_topology(&loaded);
+  if (rc != PMIX_SUCCESS) return Status(rc);
+  auto* topo = static_cast<pmix_topology_t*>(std::calloc(1, sizeof(pmix_topology_t)));
+  pmix_value_t* v = PMIx_Value_create(1);
+  if (topo == nullptr || v == nullptr) {
+    std::free(topo);
+    std::free(v);
+    std::free(loaded.source);
+    return Status(PMIX_ERR_NOMEM);
+  }
+  *topo = loaded;
+  v->type = PMIX_TOPO;
+  v->data.topo = topo;
+  return v;
+}
+
+}  // namespace pmix::hwloc
+
 extern "C" pmix_status_t PMIx_Get_cpuset(pmix_cpuset_t* cpuset, pmix_bind_envelope_t ref) {
   return pmix::ApiGuard("PMIx_Get_cpuset", [&]() -> Status {
     if (cpuset == nullptr || (ref != PMIX_CPUBIND_PROCESS && ref != PMIX_CPUBIND_THREAD))

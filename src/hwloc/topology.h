@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 
+#include "pmix_common.h"
 #include "src/common/status.h"
 
 namespace pmix::hwloc {
@@ -65,6 +66,12 @@ void Reset();
 
 // The process topology, discovering it now when none is set.
 Result<hwloc_topology_t> CurrentOrDiscover();
+
+// The process topology (as PMIx_Load_topology loads it) as a new PMIX_TOPO
+// value, the answer to a process's PMIx_Get of its own PMIX_TOPOLOGY2 (an
+// OpenPMIx 4.2.2 process records the topology it loaded under its own id).
+// The value's topology is the process topology: releasing the value keeps it.
+Result<pmix_value_t*> ProcessTopologyValue();
 
 }  // namespace pmix::hwloc
 

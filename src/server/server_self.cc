@@ -5,6 +5,7 @@
 
 #include "pmix.h"
 #include "src/common/output.h"
+#include "src/hwloc/topology.h"
 #include "src/runtime/context.h"
 #include "src/runtime/state.h"
 #include "src/server/server_identity.h"
@@ -16,6 +17,7 @@ namespace {
 struct Answer {
   pmix_status_t status = PMIX_ERROR;
   pmix_value_t* value = nullptr;
+  bool self = false;  // asked about the server's own process
 };
 
 // Every PROC-realm key of proc: what the host registered and what it committed.
@@ -96,9 +98,15 @@ Result<pmix_value_t*> Get(const pmix_proc_t* proc, const std::string& key) {
     if (s == nullptr) return done(Answer{PMIX_ERR_INIT, nullptr});
     pmix_proc_t who = target.value_or(s->myproc);
     if (who.nspace[0] == '\0') PMIx_Load_nspace(who.nspace, s->myproc.nspace);
-    done(Lookup(*s, who, key));
+    Answer a = Lookup(*s, who, key);
+    a.self = PMIx_Check_procid(&who, &s->myproc);
+    done(a);
   });
   if (!out.ok()) return out.status();
+  // Its own topology, loaded on the caller's thread (OpenPMIx's server
+  // records it under its own id at init; simpfabric reads it so).
+  if (out->status == PMIX_ERR_NOT_FOUND && out->self && key == PMIX_TOPOLOGY2)
+    return hwloc::ProcessTopologyValue();
   if (out->status != PMIX_SUCCESS) return Status(out->status);
   return out->value;
 }

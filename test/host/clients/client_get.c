@@ -8,7 +8,8 @@
  *  - PMIX_GET_REFRESH_CACHE after the peer re-posted a key;
  *  - realm qualifiers (job, node + hostname), PMIX_PROCID, PMIX_DATA_SCOPE;
  *  - argument and reserved-key rules, an unknown namespace;
- *  - a peer's key outside the requester's scope: PMIX_ERR_NOT_FOUND.
+ *  - a peer's key outside the requester's scope: PMIX_ERR_NOT_FOUND;
+ *  - PMIX_TOPOLOGY2 of my own rank once my topology is loaded.
  * Every rank runs every step; fences only separate the refresh rounds and
  * keep everyone alive while peers may still ask for their data.
  */
@@ -361,6 +362,26 @@ static void PeersScope(void) {
     }
 }
 
+/* --- my topology -------------------------------------------------------------
+ * Once a process has its topology (PMIx_Load_topology), PMIx_Get(&me,
+ * PMIX_TOPOLOGY2) answers it, as OpenPMIx 4.2.2's clients do (its
+ * test/simple simpfabric reads it so); releasing the value leaves the
+ * process's topology usable. */
+static void MyTopology(void) {
+    pmix_topology_t t;
+    memset(&t, 0, sizeof t);
+    CHECK_RC(PMIx_Load_topology(&t), PMIX_SUCCESS, "PMIx_Load_topology");
+    for (int round = 0; round < 2; ++round) {
+        pmix_value_t *v = NULL;
+        CHECK_RC(PMIx_Get(&client_me, PMIX_TOPOLOGY2, NULL, 0, &v), PMIX_SUCCESS,
+                 "PMIx_Get(me, PMIX_TOPOLOGY2)");
+        CHECK(v->type == PMIX_TOPO && v->data.topo != NULL && v->data.topo->topology != NULL &&
+                  v->data.topo->source != NULL && strncmp(v->data.topo->source, "hwloc", 5) == 0,
+              "PMIX_TOPOLOGY2: type %d", v->type);
+        PMIX_VALUE_RELEASE(v);
+    }
+}
+
 /* --- a peer that left ----------------------------------------------------
  * The last rank finalizes and exits at once; the others then ask for a key
  * it never posted: the answer is PMIX_ERR_NOT_FOUND whether the get was
@@ -402,7 +423,8 @@ int main(void) {
     Rules();
     Note("realms, rules ok");
     PeersScope();
-    Note("peers' scope ok");
+    MyTopology();
+    Note("peers' scope, topology ok");
     Barrier(); /* nobody leaves while a peer may still ask for its data */
     Departed();
     ClientFinalize();

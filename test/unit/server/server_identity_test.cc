@@ -85,6 +85,29 @@ TEST_F(ServerIdentity, FailedGetLeavesValueNull) {
   EXPECT_EQ(v, nullptr);
 }
 
+// Its own topology: OpenPMIx 4.2.2's server records the topology it loads
+// at init under its own id (OpenPMIx's test/simple/simpfabric, a scheduler
+// server, reads it so). Releasing the value keeps the process topology.
+TEST_F(ServerIdentity, AnswersItsOwnTopology) {
+  StartServer(false, {});
+  pmix_proc_t me = Me();
+  for (int round = 0; round < 2; ++round) {
+    pmix_value_t* v = nullptr;
+    ASSERT_EQ(PMIx_Get(&me, PMIX_TOPOLOGY2, nullptr, 0, &v), PMIX_SUCCESS);
+    ASSERT_EQ(v->type, PMIX_TOPO);
+    ASSERT_NE(v->data.topo, nullptr);
+    EXPECT_NE(v->data.topo->topology, nullptr);
+    ASSERT_NE(v->data.topo->source, nullptr);
+    EXPECT_EQ(std::string(v->data.topo->source).rfind("hwloc", 0), 0u) << v->data.topo->source;
+    PMIx_Value_free(v, 1);
+  }
+  pmix_proc_t stranger{};
+  PMIx_Load_procid(&stranger, "nobody", 0);
+  pmix_value_t* v = nullptr;
+  EXPECT_NE(PMIx_Get(&stranger, PMIX_TOPOLOGY2, nullptr, 0, &v), PMIX_SUCCESS);
+  EXPECT_EQ(v, nullptr);
+}
+
 void OpDone(pmix_status_t status, void* cbdata) { *static_cast<volatile int*>(cbdata) = status + 1000; }
 
 TEST_F(ServerIdentity, JobInfoCarriesTheServerKeys) {
