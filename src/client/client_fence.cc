@@ -97,7 +97,7 @@ Status Absorb(ptl::Frame&& reply) {
   if (r.AtEnd()) return Status();
   // Inline and in sealed regions the server shared (proc_data_region.h).
   auto payload = std::make_shared<const wire::Bytes>(std::move(reply.payload));
-  auto parts = wire::UnpackRecords(r, payload, reply.fds);
+  auto parts = wire::UnpackRecords(r, payload, reply.fds, &c->shared_regions);
   if (!parts.ok()) {
     output::Error("client", "the fence's data from the server is not usable: %s",
                   PMIx_Error_string(parts.status().code()));

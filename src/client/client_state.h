@@ -66,6 +66,9 @@ struct Client {
   // other processes' committed data as the server sent it, decoded on
   // first use (client_modex.h; locks itself, any thread).
   PeerData peers;
+  // The regions fence results shared, mapped once for every reply that
+  // names them again (wire/proc_data_region.h; locks itself).
+  wire::RegionCache shared_regions;
 
   // Caller-thread reads (the Get fast path, client_get.cc): the progress
   // thread takes cache_mu exclusively around every write to the cache;

@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <functional>
+#include <map>
 #include <utility>
 
 #include "mca/bfrops/base/bfrops_base.h"
@@ -31,17 +32,35 @@ Result<wire::Bytes> Head(const pmix_bfrops_module_t* codec,
 FenceResult::FenceResult(const modex::Store& store, wire::Bytes remote, std::vector<pmix_proc_t> local)
     : remote_(std::move(remote)) {
   size_ = remote_.size();
+  std::map<const modex::Arena::Chunk*, size_t> index;  // chunk -> regions_ entry
   // The spans stay valid: the store is not changed while this lives (one
-  // progress-thread turn), and the regions are held here.
+  // progress-thread turn), and the chunks are held here.
   for (const pmix_proc_t& who : local) {
     store.ForEach(who, PMIX_GDS_VIEW_LOCAL,
-                  [this](std::span<const uint8_t> record, const std::shared_ptr<const gds::Region>& region) {
+                  [&](std::span<const uint8_t> record, const std::shared_ptr<const modex::Arena::Chunk>& chunk,
+                      size_t offset) {
                     records_.push_back(record);
-                    region_of_.push_back(region);
-                    if (region != nullptr) regions_.push_back(region.get());
+                    in_chunk_.push_back(chunk != nullptr);
                     size_ += record.size();
+                    if (chunk == nullptr) return;
+                    auto [it, added] = index.emplace(chunk.get(), regions_.size());
+                    if (added) {
+                      chunks_.push_back(chunk);
+                      regions_.push_back(wire::RegionRecords{chunk->fd(), chunk->module(), chunk->size(), {}});
+                    }
+                    auto& extents = regions_[it->second].extents;
+                    if (!extents.empty() && extents.back().first + extents.back().second == offset)
+                      extents.back().second += record.size();  // adjacent: one extent
+                    else
+                      extents.emplace_back(offset, record.size());
                   });
   }
+}
+
+size_t FenceResult::shared_extents() const {
+  size_t n = 0;
+  for (const wire::RegionRecords& region : regions_) n += region.extents.size();
+  return n;
 }
 
 Result<std::shared_ptr<const wire::Bytes>> FenceResult::All() {
@@ -58,7 +77,7 @@ std::shared_ptr<const wire::Bytes> FenceResult::Rest() {
   if (rest_ != nullptr) return rest_;
   auto bytes = std::make_shared<wire::Bytes>(remote_);
   for (size_t i = 0; i < records_.size(); ++i)
-    if (region_of_[i] == nullptr) bytes->insert(bytes->end(), records_[i].begin(), records_[i].end());
+    if (!in_chunk_[i]) bytes->insert(bytes->end(), records_[i].begin(), records_[i].end());
   rest_ = std::move(bytes);
   return rest_;
 }
@@ -95,16 +114,20 @@ const gds::Region* FenceResult::Combined() {
 // nothing can be shared.
 Answer FenceResult::Shared(const pmix_bfrops_module_t* codec) {
   if (!regions_.empty() && regions_.size() <= ptl::kMaxFrameFds) {
-    auto head = Head(codec, [&](wire::Writer& w) { return wire::PackRecords(w, regions_); });
+    auto head = Head(codec, [&](wire::Writer& w) {
+      return wire::PackRecords(w, std::span<const wire::RegionRecords>(regions_));
+    });
     if (head.ok()) {
       Answer a{wire::Body(std::move(*head), Rest())};
-      for (const gds::Region* region : regions_) a.fds.push_back(region->fd());
+      for (const wire::RegionRecords& region : regions_) a.fds.push_back(region.fd);
       return a;
     }
   }
   if (const gds::Region* region = Combined()) {
     const gds::Region* one[] = {region};
-    auto head = Head(codec, [&](wire::Writer& w) { return wire::PackRecords(w, one); });
+    auto head = Head(codec, [&](wire::Writer& w) {
+      return wire::PackRecords(w, std::span<const gds::Region* const>(one));
+    });
     if (head.ok()) return Answer{std::move(*head), {region->fd()}};
   }
   return Answer{};
@@ -124,7 +147,9 @@ Answer FenceResult::For(const pmix_bfrops_module_t* codec, bool fds_ok) {
   auto bytes = All();
   auto tail = bytes.ok() ? get::ForCodec(codec, *bytes) : Result<std::shared_ptr<const wire::Bytes>>(bytes.status());
   if (!tail.ok()) return Answer{StatusBody(codec, tail.status().code())};
-  auto head = Head(codec, [](wire::Writer& w) { return wire::PackRecords(w, {}); });
+  auto head = Head(codec, [](wire::Writer& w) {
+    return wire::PackRecords(w, std::span<const wire::RegionRecords>());
+  });
   if (!head.ok()) return Answer{StatusBody(codec, head.status().code())};
   return Answer{wire::Body(std::move(*head), std::move(*tail))};
 }

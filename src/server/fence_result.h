@@ -3,10 +3,11 @@
 // and the local participants' records as local readers see them
 // (modex_store.h), put together once per form a reply needs, at first need:
 //   - for a contributor on a Unix socket speaking the default codec: the
-//     regions the store keeps large records in (modex_store.h "Sharing"),
-//     each sent as a descriptor, and the other records inline; when there
-//     are more such regions than a frame carries, one region made here
-//     holding every record (when the result is large; else all inline);
+//     arena chunks (modex_arena.h) the records lie in, each sent as one
+//     descriptor with the places of the records in it (adjacent ones
+//     merged), and the other records inline; when there are more chunks
+//     than a frame carries, one region made here holding every record
+//     (when the result is large; else all inline);
 //   - for any other contributor (TCP, another codec), or when no module
 //     with shared regions is selected: every record inline, one buffer
 //     that every such reply's tail shares (transcoded once per codec).
@@ -23,6 +24,7 @@
 #include "src/server/modex_store.h"
 #include "src/server/server_collective.h"
 #include "src/wire/buffer.h"
+#include "src/wire/proc_data_region.h"
 
 namespace pmix::server::fence {
 
@@ -42,8 +44,10 @@ class FenceResult {
   Answer For(const pmix_bfrops_module_t* codec, bool fds_ok);
 
   size_t size() const { return size_; }
-  // The regions an answer to a Unix-socket peer carries (for tests).
+  // The chunks an answer to a Unix-socket peer carries, and the extents
+  // in them (for tests).
   size_t shared_regions() const { return regions_.size(); }
+  size_t shared_extents() const;
 
  private:
   // Every record, inline.
@@ -55,10 +59,13 @@ class FenceResult {
   Answer Shared(const pmix_bfrops_module_t* codec);
 
   wire::Bytes remote_;
-  // The local participants' records, in order, and their regions.
+  // The local participants' records, in order, and whether each lies in
+  // a chunk.
   std::vector<std::span<const uint8_t>> records_;
-  std::vector<std::shared_ptr<const gds::Region>> region_of_;
-  std::vector<const gds::Region*> regions_;
+  std::vector<bool> in_chunk_;
+  // The chunks, kept alive while this lives, and their records' extents.
+  std::vector<std::shared_ptr<const modex::Arena::Chunk>> chunks_;
+  std::vector<wire::RegionRecords> regions_;
   size_t size_ = 0;
   std::shared_ptr<const wire::Bytes> all_;
   std::shared_ptr<const wire::Bytes> rest_;

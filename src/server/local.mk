@@ -28,7 +28,8 @@ endif
 src_libpmix_core_la_SOURCES += \
 	src/server/server_get.cc src/server/server_get.h src/server/server_dmodex.cc \
 	src/server/server_commit.cc \
-	src/server/modex_store.cc src/server/modex_store.h
+	src/server/modex_store.cc src/server/modex_store.h \
+	src/server/modex_arena.cc src/server/modex_arena.h
 if HAVE_GTEST
 check_PROGRAMS += test/unit/server/modex_store_tests
 TESTS += test/unit/server/modex_store_tests

@@ -60,19 +60,19 @@ Result<wire::Infos> Decode(std::span<const uint8_t> record) {
 
 }  // namespace
 
-Store::Store(size_t share_min, size_t max_regions) : share_min_(share_min), max_regions_(max_regions) {
-  if (max_regions_ == 0) {
-    rlimit limit{};
-    rlim_t soft = ::getrlimit(RLIMIT_NOFILE, &limit) == 0 ? limit.rlim_cur : 1024;
-    max_regions_ = soft == RLIM_INFINITY ? 4096 : std::min<size_t>(4096, soft / 4);
-  }
+namespace {
+
+size_t MaxChunks(size_t asked) {
+  if (asked != 0) return asked;
+  rlimit limit{};
+  rlim_t soft = ::getrlimit(RLIMIT_NOFILE, &limit) == 0 ? limit.rlim_cur : 1024;
+  return soft == RLIM_INFINITY ? 1024 : std::min<size_t>(1024, std::max<size_t>(1, soft / 4));
 }
 
-size_t Store::RegionsOf(const Entry& e) {
-  size_t n = 0;
-  for (const Segment& seg : e.segments) n += seg.region != nullptr;
-  return n;
-}
+}  // namespace
+
+Store::Store(size_t share_min, size_t max_chunks, size_t chunk_bytes)
+    : share_min_(share_min), arena_(chunk_bytes, MaxChunks(max_chunks)) {}
 
 Status Store::AddKvs(const pmix_proc_t& proc, pmix_scope_t scope, std::span<const pmix_info_t> kvs) {
   auto codec = Codec();
@@ -117,16 +117,15 @@ Status Store::Add(const pmix_proc_t& proc, pmix_scope_t scope, std::shared_ptr<c
       if (e.segments.empty()) procs_.erase(it);
       return merged.status();
     }
-    regions_ -= RegionsOf(e);  // merged records are on the heap
-    e = std::move(*merged);
+    e = std::move(*merged);  // merged records are on the heap
     return Status();
   }
-  Segment seg{bit, std::shared_ptr<const uint8_t>(std::move(buffer), record.data()), size, nullptr};
-  if (size >= share_min_ && regions_ < max_regions_) {
-    if (auto region = ShareCopy(record)) {
-      seg.data = std::shared_ptr<const uint8_t>(region, region->bytes().data());
-      seg.region = std::move(region);
-      ++regions_;
+  Segment seg{bit, std::shared_ptr<const uint8_t>(std::move(buffer), record.data()), size, nullptr, 0};
+  if (size >= share_min_) {
+    if (auto placed = arena_.Place(record)) {
+      seg.data = std::shared_ptr<const uint8_t>(placed->chunk, placed->chunk->data() + placed->offset);
+      seg.chunk = std::move(placed->chunk);
+      seg.chunk_offset = placed->offset;
     }
   }
   e.segments.push_back(std::move(seg));
@@ -173,7 +172,7 @@ Result<Store::Entry> Store::Merged(const Entry& old, const pmix_proc_t& proc, ui
     size_t n = record.size();
     auto held = std::make_shared<const wire::Bytes>(std::move(record));
     const uint8_t* first = held->data();
-    out.segments.push_back(Segment{bits[c], std::shared_ptr<const uint8_t>(std::move(held), first), n, nullptr});
+    out.segments.push_back(Segment{bits[c], std::shared_ptr<const uint8_t>(std::move(held), first), n, nullptr, 0});
   }
   return out;
 }
@@ -221,18 +220,7 @@ void Store::ForEach(const pmix_proc_t& proc, pmix_gds_view_t view, const RecordF
   const Entry* e = Lookup(proc);
   if (e == nullptr) return;
   for (const Segment& seg : e->segments)
-    if (seg.scope & Visible(view)) fn(seg.record(), seg.region);
-}
-
-std::shared_ptr<const gds::Region> Store::ShareCopy(std::span<const uint8_t> record) const {
-  auto module = gds::RegionModule();
-  if (!module.ok() || *module == nullptr || record.empty()) return nullptr;
-  auto builder = gds::RegionBuilder::Create(*module, record.size());
-  if (!builder.ok()) return nullptr;
-  std::memcpy(builder->bytes().data(), record.data(), record.size());
-  auto sealed = std::move(*builder).Seal();
-  if (!sealed.ok() || sealed->fd() < 0) return nullptr;
-  return std::make_shared<const gds::Region>(std::move(*sealed));
+    if (seg.scope & Visible(view)) fn(seg.record(), seg.chunk, seg.chunk_offset);
 }
 
 Status Store::Find(const pmix_proc_t& proc, pmix_gds_view_t view, std::string_view key) const {
@@ -297,13 +285,12 @@ void Store::Remove(const pmix_proc_t& proc) {
   if (proc.rank != PMIX_RANK_WILDCARD) {
     auto it = procs_.find(Key{nspace, proc.rank});
     if (it == procs_.end()) return;
-    regions_ -= RegionsOf(it->second);
     procs_.erase(it);
     return;
   }
   auto first = procs_.lower_bound(Key{nspace, 0});
   auto last = first;
-  for (; last != procs_.end() && last->first.first == nspace; ++last) regions_ -= RegionsOf(last->second);
+  while (last != procs_.end() && last->first.first == nspace) ++last;
   procs_.erase(first, last);
 }
 

@@ -23,15 +23,13 @@
 // dropped (the same data sent again). Otherwise adding copies the record
 // once and reads copy bytes only.
 //
-// Sharing: a record of at least share_min() bytes is kept in a sealed
-// region of the selected gds module with shared regions (a memfd for
-// shmem), written once when it is added, so that a fence result can hand
-// it to local clients as a descriptor (ForEach) instead of copying it to
-// each; without such a module, or when the region cannot be made, it is
-// kept as it came. Merged records are kept on the heap. Each region holds
-// a descriptor, so at most max_regions() records are shared at a time
-// (the rest are kept as they came): the server's descriptors are for its
-// clients' connections first.
+// Sharing: a record of at least share_min() bytes is copied, when it is
+// added, into the store's arena (modex_arena.h: published regions of the
+// selected gds module with regions, a memfd for shmem), so that a fence
+// result can hand local clients the arena's descriptors and the records'
+// places (ForEach) instead of copying the records to each; without such a
+// module, or when the arena declines, it is kept as it came. Merged
+// records are kept on the heap.
 //
 // Threads: progress thread only.
 #ifndef PMIXX_SRC_SERVER_MODEX_STORE_H
@@ -50,22 +48,24 @@
 #include "mca/gds/base/gds_base.h"
 #include "mca/gds/base/region.h"
 #include "src/common/status.h"
+#include "src/server/modex_arena.h"
 #include "src/wire/buffer.h"
 
 namespace pmix::server::modex {
 
-// Records smaller than this are not worth a region of their own.
-inline constexpr size_t kShareMinBytes = size_t{64} << 10;
+// Records smaller than this travel inline: a place in the arena costs a
+// reader more than their bytes.
+inline constexpr size_t kShareMinBytes = size_t{1} << 10;
 
 class Store {
  public:
-  // max_regions 0: a quarter of the descriptor limit (RLIMIT_NOFILE), at
-  // most 4096.
-  explicit Store(size_t share_min = kShareMinBytes, size_t max_regions = 0);
+  // max_chunks 0: a quarter of the descriptor limit (RLIMIT_NOFILE), at
+  // most 1024 (modex_arena.h).
+  explicit Store(size_t share_min = kShareMinBytes, size_t max_chunks = 0,
+                 size_t chunk_bytes = kChunkBytes);
   size_t share_min() const { return share_min_; }
-  size_t max_regions() const { return max_regions_; }
-  // The records held in regions now.
-  size_t regions() const { return regions_; }
+  // The arena's chunks alive now.
+  size_t chunks() { return arena_.chunks(); }
   // Adds `record`, the bytes of one record of proc in the default codec,
   // whose decoded key/values are `kvs` (the caller decoded it, which
   // validated it). PMIX_ERR_BAD_PARAM for an invalid proc or a scope other
@@ -85,11 +85,11 @@ class Store {
   size_t Append(const pmix_proc_t& proc, pmix_gds_view_t view, wire::Bytes& out) const;
   // Copies them to out (Size() bytes of room); returns the bytes copied.
   size_t CopyTo(const pmix_proc_t& proc, pmix_gds_view_t view, uint8_t* out) const;
-  // Calls fn with each of those records and, when the record is all the
-  // bytes of a sealed region (see Sharing above), that region (else
-  // nullptr), in the order Append writes them.
+  // Calls fn with each of those records and, when the record lies in the
+  // arena (see Sharing above), its chunk and offset there (else nullptr
+  // and 0), in the order Append writes them.
   using RecordFn = std::function<void(std::span<const uint8_t> record,
-                                      const std::shared_ptr<const gds::Region>& region)>;
+                                      const std::shared_ptr<const Arena::Chunk>& chunk, size_t offset)>;
   void ForEach(const pmix_proc_t& proc, pmix_gds_view_t view, const RecordFn& fn) const;
 
   // Whether key (empty: any key) of proc is visible in view: PMIX_SUCCESS,
@@ -109,7 +109,7 @@ class Store {
   void Remove(const pmix_proc_t& proc);
   void Clear() {
     procs_.clear();
-    regions_ = 0;
+    arena_.Retire();
   }
 
  private:
@@ -117,7 +117,8 @@ class Store {
     uint8_t scope = 0;  // one scope bit
     std::shared_ptr<const uint8_t> data;  // the record's first byte; keeps its holder alive
     size_t size = 0;
-    std::shared_ptr<const gds::Region> region;  // the record is all of it, or nullptr
+    std::shared_ptr<const Arena::Chunk> chunk;  // where the record lies, or nullptr
+    size_t chunk_offset = 0;
     std::span<const uint8_t> record() const { return {data.get(), size}; }
   };
   struct Entry {
@@ -130,14 +131,8 @@ class Store {
   static Result<Entry> Merged(const Entry& old, const pmix_proc_t& proc, uint8_t scope,
                               std::span<const pmix_info_t> kvs);
 
-  // A sealed region holding record (nullptr when none can be had).
-  std::shared_ptr<const gds::Region> ShareCopy(std::span<const uint8_t> record) const;
-
-  static size_t RegionsOf(const Entry& e);
-
   size_t share_min_;
-  size_t max_regions_;
-  size_t regions_ = 0;
+  Arena arena_;
   std::map<Key, Entry, std::less<>> procs_;
 };
 

@@ -1,6 +1,8 @@
 // Records inline or in sealed regions (proc_data_region.h).
 #include "src/wire/proc_data_region.h"
 
+#include <sys/stat.h>
+
 #include <string>
 #include <utility>
 
@@ -22,21 +24,68 @@ SharedBytes Share(std::shared_ptr<const gds::Region> region) {
   return SharedBytes{std::shared_ptr<const uint8_t>(std::move(region), bytes.data()), bytes.size()};
 }
 
-Status PackRecords(Writer& w, std::span<const gds::Region* const> regions, uint32_t first_fd) {
+Status PackRecords(Writer& w, std::span<const RegionRecords> regions, uint32_t first_fd) {
   if (first_fd > ptl::kMaxFrameFds || regions.size() > ptl::kMaxFrameFds - first_fd)
     return PMIX_ERR_BAD_PARAM;
-  for (const gds::Region* region : regions) {
-    if (region == nullptr || region->fd() < 0 || region->module() == nullptr || region->size() == 0)
-      return PMIX_ERR_NOT_SUPPORTED;
+  for (const RegionRecords& region : regions) {
+    if (region.fd < 0 || region.module == nullptr || region.size == 0) return PMIX_ERR_NOT_SUPPORTED;
+    if (region.extents.empty()) return PMIX_ERR_BAD_PARAM;
+    for (const auto& [offset, length] : region.extents)
+      if (length == 0 || offset > region.size || length > region.size - offset) return PMIX_ERR_BAD_PARAM;
   }
   w.U32(static_cast<uint32_t>(regions.size()));
   uint32_t index = first_fd;
-  for (const gds::Region* region : regions) w.String(region->module()->name).U32(index++).U64(region->size());
+  for (const RegionRecords& region : regions) {
+    w.String(region.module->name).U32(index++).U64(region.size);
+    w.U32(static_cast<uint32_t>(region.extents.size()));
+    for (const auto& [offset, length] : region.extents) w.U64(offset).U64(length);
+  }
   return w.status();
 }
 
+Status PackRecords(Writer& w, std::span<const gds::Region* const> regions, uint32_t first_fd) {
+  std::vector<RegionRecords> whole;
+  for (const gds::Region* region : regions) {
+    if (region == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+    whole.push_back(RegionRecords{region->fd(), region->module(), region->size(), {{0, region->size()}}});
+  }
+  return PackRecords(w, whole, first_fd);
+}
+
+Result<std::shared_ptr<const gds::Region>> RegionCache::Attach(const pmix_gds_module_t* module, ptl::Fd fd,
+                                                               size_t size) {
+  if (module == nullptr) return Status(PMIX_ERR_NOT_SUPPORTED);
+  struct stat st;
+  if (!fd.valid() || ::fstat(fd.get(), &st) != 0) return Status(PMIX_ERR_BAD_PARAM);
+  Id id{module, static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = held_.find(id);
+  if (it != held_.end()) {
+    // The file lives while our mapping does: a live entry is this file.
+    if (auto region = it->second.lock()) {
+      if (region->size() != size) return Status(PMIX_ERR_BAD_PARAM);
+      return region;  // fd closes here
+    }
+    held_.erase(it);
+  }
+  auto region = module->region_attach_published != nullptr
+                    ? gds::Region::AttachPublished(module, fd.Release(), size)
+                    : gds::Region::Attach(module, fd.Release(), size);
+  if (!region.ok()) return region.status();
+  auto shared = std::make_shared<const gds::Region>(std::move(*region));
+  std::erase_if(held_, [](const auto& entry) { return entry.second.expired(); });
+  held_[id] = shared;
+  return shared;
+}
+
+size_t RegionCache::size() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::erase_if(held_, [](const auto& entry) { return entry.second.expired(); });
+  return held_.size();
+}
+
 Result<std::vector<SharedBytes>> UnpackRecords(Reader& r, const std::shared_ptr<const Bytes>& payload,
-                                               std::vector<ptl::Fd>& fds) {
+                                               std::vector<ptl::Fd>& fds, RegionCache* cache) {
   std::vector<SharedBytes> out;
   if (r.AtEnd()) return out;
   uint32_t n = r.U32();
@@ -46,12 +95,23 @@ Result<std::vector<SharedBytes>> UnpackRecords(Reader& r, const std::shared_ptr<
     std::string medium;
     uint32_t index = 0;
     uint64_t size = 0;
+    std::vector<std::pair<uint64_t, uint64_t>> extents;
   };
   std::vector<Announced> regions(n);
   for (Announced& a : regions) {
     a.medium = r.String();
     a.index = r.U32();
     a.size = r.U64();
+    uint32_t m = r.U32();
+    PMIX_RETURN_IF_ERROR(r.status());
+    if (m == 0) return Status(PMIX_ERR_BAD_PARAM);
+    // Each extent takes 16 bytes of the body: the reader stops a lie.
+    for (uint32_t i = 0; i < m && r.status().ok(); ++i) {
+      uint64_t offset = r.U64();
+      uint64_t length = r.U64();
+      if (length == 0 || offset > a.size || length > a.size - offset) return Status(PMIX_ERR_BAD_PARAM);
+      a.extents.emplace_back(offset, length);
+    }
   }
   PMIX_RETURN_IF_ERROR(r.status());
   size_t at = r.consumed();
@@ -60,14 +120,18 @@ Result<std::vector<SharedBytes>> UnpackRecords(Reader& r, const std::shared_ptr<
   if (at < payload->size())
     out.push_back(SharedBytes{std::shared_ptr<const uint8_t>(payload, payload->data() + at),
                               payload->size() - at});
+  RegionCache local;
   for (const Announced& a : regions) {
     if (a.index >= fds.size() || !fds[a.index].valid()) return Status(PMIX_ERR_BAD_PARAM);
     ptl::Fd fd = std::move(fds[a.index]);  // used once
     auto module = gds::ByName(a.medium);
     if (!module.ok()) return Status(PMIX_ERR_NOT_SUPPORTED);
-    auto region = gds::Region::Attach(*module, fd.Release(), static_cast<size_t>(a.size));
+    auto region = (cache != nullptr ? cache : &local)->Attach(*module, std::move(fd), static_cast<size_t>(a.size));
     PMIX_RETURN_IF_ERROR(region.status());
-    out.push_back(Share(std::make_shared<const gds::Region>(std::move(*region))));
+    SharedBytes whole = Share(std::move(*region));
+    for (const auto& [offset, length] : a.extents)
+      out.push_back(SharedBytes{std::shared_ptr<const uint8_t>(whole.data, whole.data.get() + offset),
+                                static_cast<size_t>(length)});
   }
   return out;
 }

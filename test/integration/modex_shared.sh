@@ -1,11 +1,12 @@
 #!/bin/sh
 # Large committed blobs through collecting fences (test/host/clients/
 # client_bigblob.c): on a Unix socket the fence result reaches each client
-# as sealed regions it maps (pmixx: the server keeps blobs of 64 KiB and
-# more in sealed memfds and passes descriptors), over TCP and with
-# PMIX_MCA_gds=hash (no module with shared regions) as bytes inline; more
-# regions than one frame carries (9 commits of 8 ranks: 72) go as one
-# region; across two nodes (the host's fence_nb) the other node's records
+# as shared regions it maps (pmixx: the server keeps blobs of 1 KiB and
+# more in a few shared memfd chunks and passes their descriptors with the
+# records' places: one mapping per chunk, none new at the second fence,
+# also for 72 records of 9 commits of 8 ranks), over TCP and with
+# PMIX_MCA_gds=hash (no module with shared regions) as bytes inline; across
+# two nodes (the host's fence_nb) the other node's records
 # come along. Every rank checks every peer's blob byte for byte, an
 # internal value stored about a peer, and data of an earlier fence after a
 # later one.
@@ -19,8 +20,12 @@ big() {
     run_host "$name" "$@" --timeout 90 -- "$clients/client_bigblob"
 }
 
+BIGBLOB_MAPS=1
+export BIGBLOB_MAPS
 big bigblob-n4 shared 1048576 1 -n 4
-big bigblob-72-regions shared 70000 9 -n 8
+big bigblob-72-records shared 70000 9 -n 8
+big bigblob-n8-64k shared 65536 1 -n 8
+unset BIGBLOB_MAPS
 big bigblob-small-inline "" 100 1 -n 4
 big bigblob-tcp inline 1048576 1 -n 4 --tcp
 PMIX_MCA_gds=hash

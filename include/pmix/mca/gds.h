@@ -197,6 +197,26 @@ typedef struct pmix_gds_module {
     /* region_release: unmaps and closes; the region is zeroed. A zeroed
      * region is a no-op. */
     void (*region_release)(pmix_gds_region_t *region);
+
+    /* Published regions: memory its creator goes on appending to while
+     * others read what they were told about (the server's modex arena,
+     * src/server/modex_arena.h). NULL in a module without them.
+     *
+     * region_publish: makes a created region shareable while the creator
+     * keeps writing through base: afterwards region->fd is a descriptor
+     * another process of this node can region_attach_published, and nobody
+     * can grow or shrink the region, write it through its descriptor or
+     * map it writable any more; only the creator's own mapping (base)
+     * writes. The creator must never change bytes it told a reader about.
+     * On failure the region is unchanged. A published region is released
+     * with region_release. */
+    pmix_status_t (*region_publish)(pmix_gds_region_t *region);
+    /* region_attach_published: as region_attach, for a descriptor of a
+     * published or a sealed region (sealed against growing and shrinking,
+     * and against writing or future writing); read-only. A reader must
+     * not trust bytes of a published region to stay as it first read them
+     * (bounds-check every read). */
+    pmix_status_t (*region_attach_published)(int fd, size_t size, pmix_gds_region_t *region);
 } pmix_gds_module_t;
 
 #ifdef __cplusplus

@@ -64,6 +64,18 @@ Result<Region> Region::Attach(const pmix_gds_module_t* module, int fd, size_t si
   return Region(module, region);
 }
 
+Result<Region> Region::AttachPublished(const pmix_gds_module_t* module, int fd, size_t size) {
+  if (module == nullptr || module->region_attach_published == nullptr ||
+      module->region_release == nullptr) {
+    if (fd >= 0) ::close(fd);
+    return Status(PMIX_ERR_NOT_SUPPORTED);
+  }
+  pmix_gds_region_t region{nullptr, 0, -1, nullptr};
+  pmix_status_t rc = module->region_attach_published(fd, size, &region);
+  if (rc != PMIX_SUCCESS) return Status(rc);
+  return Region(module, region);
+}
+
 Result<RegionBuilder> RegionBuilder::Create(const pmix_gds_module_t* module, size_t size) {
   if (size == 0) return Status(PMIX_ERR_BAD_PARAM);
   if (!HasRegions(module)) {
@@ -86,6 +98,13 @@ Result<Region> RegionBuilder::Seal() && {
     if (rc != PMIX_SUCCESS) return Status(rc);
   }
   return std::move(region_);
+}
+
+Status RegionBuilder::Publish() {
+  const pmix_gds_module_t* module = region_.module_;
+  if (module == nullptr || module->region_publish == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+  if (region_.region_.fd >= 0) return PMIX_ERR_BAD_PARAM;  // published already
+  return Status(module->region_publish(&region_.region_));
 }
 
 }  // namespace pmix::gds

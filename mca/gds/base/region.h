@@ -39,6 +39,10 @@ class Region {
   // not a sealed region of that size; PMIX_ERR_NOT_SUPPORTED for a module
   // without shared regions or a NULL module).
   static Result<Region> Attach(const pmix_gds_module_t* module, int fd, size_t size);
+  // The same for a published region (RegionBuilder::Publish) or a sealed
+  // one: module->region_attach_published (PMIX_ERR_NOT_SUPPORTED when the
+  // module has none). The bytes may still be appended to by their maker.
+  static Result<Region> AttachPublished(const pmix_gds_module_t* module, int fd, size_t size);
 
   std::span<const uint8_t> bytes() const {
     return {static_cast<const uint8_t*>(region_.base), region_.size};
@@ -79,6 +83,15 @@ class RegionBuilder {
   // Makes the region read-only (and shareable when the medium is). On
   // failure the builder is left as it was.
   Result<Region> Seal() &&;
+  // Makes the region shareable while this builder goes on writing it
+  // (module->region_publish): afterwards fd() is the descriptor readers
+  // attach with Region::AttachPublished. PMIX_ERR_NOT_SUPPORTED for the
+  // heap or a module without publishing; on failure nothing changes.
+  Status Publish();
+  // After Publish: the descriptor (else -1).
+  int fd() const { return region_.fd(); }
+  size_t size() const { return region_.size(); }
+  const pmix_gds_module_t* module() const { return region_.module(); }
 
  private:
   explicit RegionBuilder(Region region) : region_(std::move(region)) {}

@@ -285,6 +285,7 @@ const pmix_gds_module_t kModule = {
     "hash", true, Create, Destroy, Store, Fetch, Instances, Remove, RemoveSession,
     // No regions: images of a hash-only process live on the heap.
     nullptr, nullptr, nullptr, nullptr,
+    nullptr, nullptr,
 };
 
 }  // namespace pmix::gds::hash

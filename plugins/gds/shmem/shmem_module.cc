@@ -17,6 +17,9 @@
 #ifndef MFD_NOEXEC_SEAL
 #define MFD_NOEXEC_SEAL 0x0008U
 #endif
+#ifndef F_SEAL_FUTURE_WRITE
+#define F_SEAL_FUTURE_WRITE 0x0010
+#endif
 
 namespace pmix::gds::shmem {
 namespace {
@@ -129,27 +132,49 @@ pmix_status_t RegionSeal(pmix_gds_region_t* region) {
   return PMIX_SUCCESS;
 }
 
-// Why fd cannot be a sealed region of `size` bytes, or nullptr.
-const char* Unsuitable(int fd, size_t size) {
+// What a published region carries: its size is fixed and only its
+// creator's mapping made before the seal can write it.
+constexpr int kPublishedSeals = F_SEAL_FUTURE_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL;
+
+pmix_status_t RegionPublish(pmix_gds_region_t* region) {
+  if (region == nullptr || region->base == nullptr || region->fd >= 0) return PMIX_ERR_BAD_PARAM;
+  int fd = MakerFd(region);
+  if (fd < 0) return PMIX_ERR_BAD_PARAM;
+  // The writable mapping stays: F_SEAL_FUTURE_WRITE keeps only it.
+  if (::fcntl(fd, F_ADD_SEALS, kPublishedSeals) != 0) {
+    int err = errno;
+    Say(1, "cannot publish a region: %s", std::strerror(err));
+    return err == ENOMEM ? PMIX_ERR_NOMEM : PMIX_ERROR;
+  }
+  region->fd = fd;
+  region->module_data = nullptr;
+  return PMIX_SUCCESS;
+}
+
+// Why fd cannot be a sealed (published: or published) region of `size`
+// bytes, or nullptr.
+const char* Unsuitable(int fd, size_t size, bool published = false) {
   struct stat st;
   if (::fstat(fd, &st) != 0) return "not an open descriptor";
   if (!S_ISREG(st.st_mode)) return "not a memory file";
   int seals = ::fcntl(fd, F_GET_SEALS);
   // Files outside shmem/hugetlbfs know no seals (EINVAL).
   if (seals < 0) return "not a sealable memory file";
-  if ((seals & kReaderSeals) != kReaderSeals) return "not sealed against writing and resizing";
+  constexpr int kFixed = F_SEAL_SHRINK | F_SEAL_GROW;
+  bool write_sealed = (seals & F_SEAL_WRITE) != 0 || (published && (seals & F_SEAL_FUTURE_WRITE) != 0);
+  if ((seals & kFixed) != kFixed || !write_sealed) return "not sealed against writing and resizing";
   if (st.st_size < 0 || static_cast<unsigned long long>(st.st_size) != size)
     return "not of the announced size";
   return nullptr;
 }
 
-pmix_status_t RegionAttach(int fd, size_t size, pmix_gds_region_t* region) {
+pmix_status_t Attach(int fd, size_t size, pmix_gds_region_t* region, bool published) {
   if (fd < 0) return PMIX_ERR_BAD_PARAM;
   if (region == nullptr || size == 0) {
     ::close(fd);
     return PMIX_ERR_BAD_PARAM;
   }
-  if (const char* why = Unsuitable(fd, size)) {
+  if (const char* why = Unsuitable(fd, size, published)) {
     Say(1, "refusing to attach descriptor %d (%zu bytes announced): %s", fd, size, why);
     ::close(fd);
     return PMIX_ERR_BAD_PARAM;
@@ -167,6 +192,14 @@ pmix_status_t RegionAttach(int fd, size_t size, pmix_gds_region_t* region) {
   region->fd = -1;
   region->module_data = nullptr;
   return PMIX_SUCCESS;
+}
+
+pmix_status_t RegionAttach(int fd, size_t size, pmix_gds_region_t* region) {
+  return Attach(fd, size, region, false);
+}
+
+pmix_status_t RegionAttachPublished(int fd, size_t size, pmix_gds_region_t* region) {
+  return Attach(fd, size, region, true);
 }
 
 void RegionRelease(pmix_gds_region_t* region) {
@@ -200,6 +233,7 @@ const pmix_gds_module_t kModule = {
     // No key/value store.
     nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
     RegionCreate, RegionSeal, RegionAttach, RegionRelease,
+    RegionPublish, RegionAttachPublished,
 };
 
 }  // namespace pmix::gds::shmem

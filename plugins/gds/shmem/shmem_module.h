@@ -13,6 +13,14 @@
 // size is the announced one; the attached region keeps its mapping only
 // (the descriptor is closed: clients hold no descriptor per namespace).
 //
+// Publishing (region_publish) is the other way to share a region: the
+// maker keeps its writable mapping and adds F_SEAL_FUTURE_WRITE,
+// F_SEAL_SHRINK, F_SEAL_GROW and F_SEAL_SEAL, so that nobody else can
+// write, grow or shrink it (no writable mapping, no write()) while the
+// maker appends; region_attach_published maps such a descriptor (or a
+// sealed one) read-only. Kernels before 5.1 lack F_SEAL_FUTURE_WRITE:
+// publishing fails there and callers fall back.
+//
 // Sealing cannot be undone: on the rare failure to map the sealed region
 // again (address space exhausted) region_seal fails with the region no
 // longer mapped (release it, as after any failure).

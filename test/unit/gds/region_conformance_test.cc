@@ -282,6 +282,56 @@ TEST_P(RegionConformance, LargeRegionsCostNothingUntilTouched) {
   module_->region_release(&r);
 }
 
+// Publishing (gds.h region_publish): the maker keeps writing through its
+// mapping; another process attaches the descriptor read-only
+// (region_attach_published) and sees what was written before and after;
+// nobody else can write, grow or shrink it; plain region_attach (which
+// promises bytes that never change) refuses it.
+TEST_P(RegionConformance, APublishedRegionIsWrittenByItsMakerOnly) {
+  if (module_->region_publish == nullptr) GTEST_SKIP() << "the module does not publish regions";
+  pmix_gds_region_t r{nullptr, 0, -1, nullptr};
+  ASSERT_EQ(module_->region_create(3 * 4096, &r), PMIX_SUCCESS);
+  static_cast<uint8_t*>(r.base)[0] = 1;
+  pmix_status_t rc = module_->region_publish(&r);
+  if (rc != PMIX_SUCCESS) {
+    module_->region_release(&r);
+    GTEST_SKIP() << "this kernel cannot publish regions";
+  }
+  ASSERT_GE(r.fd, 0);
+  EXPECT_NE(fcntl(r.fd, F_GETFD) & FD_CLOEXEC, 0);
+  EXPECT_EQ(module_->region_publish(&r), PMIX_ERR_BAD_PARAM) << "publishing twice";
+  pmix_gds_region_t reader{nullptr, 0, -1, nullptr};
+  ASSERT_EQ(module_->region_attach_published(::dup(r.fd), r.size, &reader), PMIX_SUCCESS);
+  EXPECT_EQ(static_cast<const uint8_t*>(reader.base)[0], 1);
+  static_cast<uint8_t*>(r.base)[5000] = 7;  // the maker goes on writing
+  EXPECT_EQ(static_cast<const volatile uint8_t*>(reader.base)[5000], 7) << "the reader sees it";
+  const char byte = 'x';
+  EXPECT_EQ(::pwrite(r.fd, &byte, 1, 0), -1);
+  EXPECT_EQ(::ftruncate(r.fd, 4096), -1) << "shrink";
+  EXPECT_EQ(::ftruncate(r.fd, 16384), -1) << "grow";
+  EXPECT_EQ(::mmap(nullptr, r.size, PROT_READ | PROT_WRITE, MAP_SHARED, r.fd, 0), MAP_FAILED);
+  EXPECT_NE(::mprotect(reader.base, reader.size, PROT_READ | PROT_WRITE), 0) << "upgrading the view";
+  EXPECT_EQ(::fcntl(r.fd, F_ADD_SEALS, F_SEAL_SEAL), -1);
+  pmix_gds_region_t strict{nullptr, 0, -1, nullptr};
+  EXPECT_EQ(module_->region_attach(::dup(r.fd), r.size, &strict), PMIX_ERR_BAD_PARAM)
+      << "region_attach wants bytes that never change";
+  pmix_gds_region_t wrong{nullptr, 0, -1, nullptr};
+  EXPECT_EQ(module_->region_attach_published(::dup(r.fd), r.size - 1, &wrong), PMIX_ERR_BAD_PARAM);
+  // A sealed region is accepted too; an unsealed memfd is not.
+  pmix_gds_region_t sealed = SealedRegion(4096), also{nullptr, 0, -1, nullptr};
+  EXPECT_EQ(module_->region_attach_published(::dup(sealed.fd), sealed.size, &also), PMIX_SUCCESS);
+  module_->region_release(&also);
+  module_->region_release(&sealed);
+  int unsealed = ::memfd_create("unsealed", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  ASSERT_GE(unsealed, 0);
+  ASSERT_EQ(::ftruncate(unsealed, 4096), 0);
+  EXPECT_EQ(module_->region_attach_published(unsealed, 4096, &wrong), PMIX_ERR_BAD_PARAM);
+  module_->region_release(&reader);
+  module_->region_release(&r);
+  EXPECT_EQ(r.base, nullptr);
+  EXPECT_EQ(r.fd, -1);
+}
+
 INSTANTIATE_TEST_SUITE_P(Modules, RegionConformance, ::testing::ValuesIn(kCases),
                          [](const auto& info) { return std::string(info.param.name); });
 

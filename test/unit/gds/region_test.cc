@@ -67,7 +67,8 @@ void ToyRelease(pmix_gds_region_t* r) {
   *r = {nullptr, 0, -1, nullptr};
 }
 const pmix_gds_module_t kToy = {"toy", false, nullptr, nullptr, nullptr, nullptr, nullptr,
-                                nullptr, nullptr, ToyCreate, ToySealFails, nullptr, ToyRelease};
+                                nullptr, nullptr, ToyCreate, ToySealFails, nullptr, ToyRelease,
+                                nullptr, nullptr};
 
 TEST(GdsRegion, AFailedSealIsReleasedThroughTheModule) {
   g_toy_released = 0;

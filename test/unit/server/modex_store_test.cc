@@ -207,35 +207,48 @@ TEST_F(ModexStoreTest, ManyProcessesStayIndependent) {
 }
 
 
-// Records of share_min() bytes or more live in sealed regions of their
-// own (where a gds module shares regions); ForEach names them, and the
-// bytes read back are the same either way. Merged records go to the heap.
-TEST_F(ModexStoreTest, LargeRecordsAreKeptInSealedRegions) {
+// Records of share_min() bytes or more are copied into the arena's
+// published chunks (where a gds module publishes regions); ForEach names
+// their chunk and place, records of several processes share a chunk, and
+// the bytes read back are the same either way. Merged records go to the
+// heap.
+TEST_F(ModexStoreTest, LargeRecordsArePlacedInTheArena) {
   auto module = gds::RegionModule();
   ASSERT_TRUE(module.ok());
+  bool arena = *module != nullptr && (*module)->region_publish != nullptr;
   Store store(160);  // records of 160 bytes or more are shared
-  pmix_proc_t p = P("ns", 1);
+  pmix_proc_t p = P("ns", 1), q = P("ns", 2);
   wire::Infos small = Kvs({{"s", "x"}});
   wire::Infos big = Kvs({{"b", std::string(200, 'y').c_str()}});
-  wire::Bytes small_rec = Encode(p, small), big_rec = Encode(p, big);
+  wire::Bytes small_rec = Encode(p, small), big_rec = Encode(p, big), q_rec = Encode(q, big);
   ASSERT_LT(small_rec.size(), 160u);
   ASSERT_TRUE(store.Add(p, PMIX_GLOBAL, small_rec, small.view()).ok());
   ASSERT_TRUE(store.Add(p, PMIX_GLOBAL, big_rec, big.view()).ok());
-  std::vector<std::pair<wire::Bytes, const gds::Region*>> seen;
-  store.ForEach(p, PMIX_GDS_VIEW_LOCAL, [&](std::span<const uint8_t> record,
-                                            const std::shared_ptr<const gds::Region>& region) {
-    seen.emplace_back(wire::Bytes(record.begin(), record.end()), region.get());
-  });
-  ASSERT_EQ(seen.size(), 2u);
-  EXPECT_EQ(seen[0].first, small_rec);
-  EXPECT_EQ(seen[0].second, nullptr);
-  EXPECT_EQ(seen[1].first, big_rec);
-  if (*module != nullptr) {
-    ASSERT_NE(seen[1].second, nullptr) << "a large record is in a region";
-    EXPECT_GE(seen[1].second->fd(), 0);
-    EXPECT_EQ(seen[1].second->size(), big_rec.size());
-      } else {
-    EXPECT_EQ(seen[1].second, nullptr) << "no module with shared regions";
+  ASSERT_TRUE(store.Add(q, PMIX_GLOBAL, q_rec, big.view()).ok());
+  struct Seen {
+    wire::Bytes bytes;
+    const Arena::Chunk* chunk;
+    size_t offset;
+  };
+  std::vector<Seen> seen;
+  auto collect = [&](std::span<const uint8_t> record, const std::shared_ptr<const Arena::Chunk>& chunk,
+                     size_t offset) { seen.push_back({wire::Bytes(record.begin(), record.end()), chunk.get(), offset}); };
+  store.ForEach(p, PMIX_GDS_VIEW_LOCAL, collect);
+  store.ForEach(q, PMIX_GDS_VIEW_LOCAL, collect);
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_EQ(seen[0].bytes, small_rec);
+  EXPECT_EQ(seen[0].chunk, nullptr);
+  EXPECT_EQ(seen[1].bytes, big_rec);
+  EXPECT_EQ(seen[2].bytes, q_rec);
+  if (arena) {
+    ASSERT_NE(seen[1].chunk, nullptr) << "a large record is in the arena";
+    EXPECT_EQ(seen[2].chunk, seen[1].chunk) << "both processes' records share a chunk";
+    EXPECT_GE(seen[1].chunk->fd(), 0);
+    EXPECT_EQ(seen[2].offset, seen[1].offset + big_rec.size()) << "appended";
+    EXPECT_EQ(std::memcmp(seen[1].chunk->data() + seen[1].offset, big_rec.data(), big_rec.size()), 0);
+    EXPECT_EQ(store.chunks(), 1u);
+  } else {
+    EXPECT_EQ(seen[1].chunk, nullptr) << "no module publishes regions";
   }
   auto v = store.Fetch(p, PMIX_GDS_VIEW_ALL, "b");
   ASSERT_TRUE(v.ok());
@@ -243,44 +256,62 @@ TEST_F(ModexStoreTest, LargeRecordsAreKeptInSealedRegions) {
   // A repeated key merges: the merged record is on the heap.
   wire::Infos again = Kvs({{"b", std::string(300, 'z').c_str()}});
   ASSERT_TRUE(store.Add(p, PMIX_GLOBAL, Encode(p, again), again.view()).ok());
-  size_t regions = 0;
-  store.ForEach(p, PMIX_GDS_VIEW_ALL, [&](std::span<const uint8_t>, const std::shared_ptr<const gds::Region>& r) {
-    regions += r != nullptr;
-  });
-  EXPECT_EQ(regions, 0u);
+  size_t placed = 0;
+  store.ForEach(p, PMIX_GDS_VIEW_ALL, [&](std::span<const uint8_t>, const std::shared_ptr<const Arena::Chunk>& c,
+                                          size_t) { placed += c != nullptr; });
+  EXPECT_EQ(placed, 0u);
   v = store.Fetch(p, PMIX_GDS_VIEW_ALL, "b");
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(std::string((*v)->data.string), std::string(300, 'z'));
-  EXPECT_EQ(store.regions(), 0u);
+  v = store.Fetch(q, PMIX_GDS_VIEW_ALL, "b");
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(std::string((*v)->data.string), std::string(200, 'y'));
 }
 
-// At most max_regions() records hold a region (and a descriptor) at a
-// time; removing records makes room again.
-TEST_F(ModexStoreTest, SharedRegionsAreBounded) {
+// A record larger than a chunk gets one of its own; at most max_chunks
+// chunks live at a time, past that records stay on the heap (and read
+// back the same); a chunk goes with its last record once it is no longer
+// being filled.
+TEST_F(ModexStoreTest, ArenaChunksAreBounded) {
   auto module = gds::RegionModule();
   ASSERT_TRUE(module.ok());
-  if (*module == nullptr) GTEST_SKIP() << "no gds module with shared regions here";
-  Store store(1, 2);
-  auto count = [&](const pmix_proc_t& p) {
-    size_t n = 0;
-    store.ForEach(p, PMIX_GDS_VIEW_ALL, [&](std::span<const uint8_t>, const std::shared_ptr<const gds::Region>& r) {
-      n += r != nullptr;
-    });
-    return n;
+  if (*module == nullptr || (*module)->region_publish == nullptr)
+    GTEST_SKIP() << "no gds module publishing regions here";
+  Store store(1, 2, 4096);
+  auto chunk_of = [&](const pmix_proc_t& p) {
+    const Arena::Chunk* found = nullptr;
+    store.ForEach(p, PMIX_GDS_VIEW_ALL, [&](std::span<const uint8_t>, const std::shared_ptr<const Arena::Chunk>& c,
+                                            size_t) { found = c.get(); });
+    return found;
   };
-  for (pmix_rank_t r = 0; r < 3; ++r) {
-    wire::Infos kvs = Kvs({{"k", "v"}});
-    ASSERT_TRUE(store.Add(P("ns", r), PMIX_GLOBAL, Encode(P("ns", r), kvs), kvs.view()).ok());
-  }
-  EXPECT_EQ(store.regions(), 2u);
-  EXPECT_EQ(count(P("ns", 0)) + count(P("ns", 1)) + count(P("ns", 2)), 2u);
-  store.Remove(P("ns", 0));
-  EXPECT_EQ(store.regions(), 1u);
-  wire::Infos kvs = Kvs({{"k", "again"}});
-  ASSERT_TRUE(store.Add(P("ns", 5), PMIX_GLOBAL, Encode(P("ns", 5), kvs), kvs.view()).ok());
-  EXPECT_EQ(count(P("ns", 5)), 1u);
+  wire::Infos kvs = Kvs({{"k", "v"}});
+  ASSERT_TRUE(store.Add(P("ns", 0), PMIX_GLOBAL, Encode(P("ns", 0), kvs), kvs.view()).ok());
+  ASSERT_TRUE(store.Add(P("ns", 1), PMIX_GLOBAL, Encode(P("ns", 1), kvs), kvs.view()).ok());
+  EXPECT_NE(chunk_of(P("ns", 0)), nullptr);
+  EXPECT_EQ(chunk_of(P("ns", 1)), chunk_of(P("ns", 0)));
+  EXPECT_EQ(store.chunks(), 1u);
+  std::string large(6000, 'L');
+  wire::Infos big = Kvs({{"big", large.c_str()}});
+  ASSERT_TRUE(store.Add(P("ns", 2), PMIX_GLOBAL, Encode(P("ns", 2), big), big.view()).ok());
+  const Arena::Chunk* own = chunk_of(P("ns", 2));
+  ASSERT_NE(own, nullptr) << "a record larger than a chunk gets its own";
+  EXPECT_NE(own, chunk_of(P("ns", 0)));
+  EXPECT_GE(own->size(), Encode(P("ns", 2), big).size());
+  EXPECT_EQ(store.chunks(), 2u);
+  ASSERT_TRUE(store.Add(P("ns", 3), PMIX_GLOBAL, Encode(P("ns", 3), big), big.view()).ok());
+  EXPECT_EQ(chunk_of(P("ns", 3)), nullptr) << "past max_chunks: on the heap";
+  auto v = store.Fetch(P("ns", 3), PMIX_GDS_VIEW_ALL, "big");
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(std::string((*v)->data.string), large);
+  // The small records' chunk is still being filled: it stays; the large
+  // record's own chunk goes with it.
+  store.Remove(P("ns", 2));
+  EXPECT_EQ(store.chunks(), 1u);
+  ASSERT_TRUE(store.Add(P("ns", 4), PMIX_GLOBAL, Encode(P("ns", 4), big), big.view()).ok());
+  EXPECT_NE(chunk_of(P("ns", 4)), nullptr) << "room again";
   store.Remove(P("ns", PMIX_RANK_WILDCARD));
-  EXPECT_EQ(store.regions(), 0u);
+  store.Clear();
+  EXPECT_EQ(store.chunks(), 0u);
 }
 
 }  // namespace

@@ -93,7 +93,7 @@ std::vector<uint8_t> Concat(const std::vector<SharedBytes>& parts) {
 }
 
 TEST_F(ProcDataRegionTest, InlineRecordsAreTheRestOfTheBody) {
-  auto payload = Reply([](Writer& w) { ASSERT_TRUE(PackRecords(w, {}).ok()); }, records_);
+  auto payload = Reply([](Writer& w) { ASSERT_TRUE(PackRecords(w, std::span<const RegionRecords>()).ok()); }, records_);
   std::vector<ptl::Fd> none;
   auto got = Unpack(payload, none);
   ASSERT_TRUE(got.ok()) << PMIx_Error_string(got.status().code());
@@ -117,7 +117,7 @@ TEST_F(ProcDataRegionTest, NoRecordsIsEmpty) {
 }
 
 TEST_F(ProcDataRegionTest, AnnouncingNothingIsRefused) {
-  auto payload = Reply([](Writer& w) { ASSERT_TRUE(PackRecords(w, {}).ok()); });
+  auto payload = Reply([](Writer& w) { ASSERT_TRUE(PackRecords(w, std::span<const RegionRecords>()).ok()); });
   std::vector<ptl::Fd> none;
   EXPECT_EQ(Unpack(payload, none).status().code(), PMIX_ERR_BAD_PARAM);
 }
@@ -175,7 +175,13 @@ TEST_F(ProcDataRegionTest, BadAnnouncementsAreRefused) {
   ASSERT_NE(region, nullptr);
   const uint64_t size = records_.size();
   auto announce = [&](const char* medium, uint32_t index, uint64_t bytes) {
-    return Reply([=](Writer& w) { w.U32(1).String(medium).U32(index).U64(bytes); });
+    return Reply([=](Writer& w) { w.U32(1).String(medium).U32(index).U64(bytes).U32(1).U64(0).U64(size); });
+  };
+  auto extents = [&](std::vector<std::pair<uint64_t, uint64_t>> list) {
+    return Reply([=](Writer& w) {
+      w.U32(1).String("shmem").U32(0).U64(size).U32(static_cast<uint32_t>(list.size()));
+      for (auto [offset, length] : list) w.U64(offset).U64(length);
+    });
   };
   struct Case {
     const char* what;
@@ -192,11 +198,23 @@ TEST_F(ProcDataRegionTest, BadAnnouncementsAreRefused) {
       {"an unknown medium", announce("nosuch", 0, size), 1, PMIX_ERR_NOT_SUPPORTED},
       {"a module without regions", announce("hash", 0, size), 1, PMIX_ERR_NOT_SUPPORTED},
       {"one descriptor for two regions",
-       Reply([&](Writer& w) { w.U32(2).String("shmem").U32(0).U64(size).String("shmem").U32(0).U64(size); }),
+       Reply([&](Writer& w) {
+         w.U32(2).String("shmem").U32(0).U64(size).U32(1).U64(0).U64(size);
+         w.String("shmem").U32(0).U64(size).U32(1).U64(0).U64(size);
+       }),
        2, PMIX_ERR_BAD_PARAM},
       {"more regions than descriptors",
-       Reply([&](Writer& w) { w.U32(2).String("shmem").U32(0).U64(size).String("shmem").U32(1).U64(size); }),
+       Reply([&](Writer& w) {
+         w.U32(2).String("shmem").U32(0).U64(size).U32(1).U64(0).U64(size);
+         w.String("shmem").U32(1).U64(size).U32(1).U64(0).U64(size);
+       }),
        1, PMIX_ERR_BAD_PARAM},
+      {"no extent", extents({}), 1, PMIX_ERR_BAD_PARAM},
+      {"an empty extent", extents({{0, 0}}), 1, PMIX_ERR_BAD_PARAM},
+      {"an extent past the end", extents({{1, size}}), 1, PMIX_ERR_BAD_PARAM},
+      {"an extent starting past the end", extents({{size + 1, 1}}), 1, PMIX_ERR_BAD_PARAM},
+      {"an extent wrapping around", extents({{8, UINT64_MAX - 4}}), 1, PMIX_ERR_BAD_PARAM},
+
       {"more regions than a frame carries",
        Reply([&](Writer& w) { w.U32(static_cast<uint32_t>(ptl::kMaxFrameFds + 1)); }), 1, PMIX_ERR_BAD_PARAM},
   };
@@ -206,8 +224,15 @@ TEST_F(ProcDataRegionTest, BadAnnouncementsAreRefused) {
     auto got = Unpack(c.payload, fds);
     EXPECT_EQ(got.status().code(), c.expect) << c.what;
   }
-  // Cut fields: the reader's error.
-  auto cut = Reply([&](Writer& w) { w.U32(1).String("shmem").U32(0); });
+  // More extents announced than the body holds, and cut fields: the
+  // reader's error.
+  {
+    auto lie = Reply([&](Writer& w) { w.U32(1).String("shmem").U32(0).U64(size).U32(1000).U64(0).U64(1); });
+    std::vector<ptl::Fd> one_fd;
+    one_fd.push_back(Dup(region->fd()));
+    EXPECT_FALSE(Unpack(lie, one_fd).ok());
+  }
+  auto cut = Reply([&](Writer& w) { w.U32(1).String("shmem").U32(0).U64(size).U32(1).U64(0); });
   std::vector<ptl::Fd> fds;
   fds.push_back(Dup(region->fd()));
   EXPECT_FALSE(Unpack(cut, fds).ok());
@@ -221,7 +246,9 @@ TEST_F(ProcDataRegionTest, AnUnsealedMemfdIsRefused) {
   ASSERT_EQ(::ftruncate(memfd.get(), static_cast<off_t>(records_.size())), 0);
   ASSERT_EQ(::pwrite(memfd.get(), records_.data(), records_.size(), 0),
             static_cast<ssize_t>(records_.size()));
-  auto payload = Reply([&](Writer& w) { w.U32(1).String("shmem").U32(0).U64(records_.size()); });
+  auto payload = Reply([&](Writer& w) {
+    w.U32(1).String("shmem").U32(0).U64(records_.size()).U32(1).U64(0).U64(records_.size());
+  });
   std::vector<ptl::Fd> fds;
   fds.push_back(Dup(memfd.get()));
   EXPECT_EQ(Unpack(payload, fds).status().code(), PMIX_ERR_BAD_PARAM);
@@ -250,6 +277,95 @@ TEST_F(ProcDataRegionTest, TruncatedOrCorruptRecordsInARegionAreRefusedByTheirRe
   auto bad = region_of(junk);
   ASSERT_TRUE(bad.ok());
   EXPECT_FALSE(IndexRecords(codec_, (*bad)[0].bytes()).ok());
+}
+
+// A published region (server/modex_arena.h): its maker goes on appending
+// through its own mapping; a reply names records by extents in it; the
+// reader maps it once (RegionCache) and sees later appends through the
+// same mapping, and cannot write it.
+TEST_F(ProcDataRegionTest, ExtentsOfAPublishedRegionAreMappedOncePerFile) {
+  NeedRegions();
+  if (module_->region_publish == nullptr) GTEST_SKIP() << "the module cannot publish regions";
+  auto refs = IndexRecords(codec_, records_);
+  ASSERT_TRUE(refs.ok());
+  auto builder = gds::RegionBuilder::Create(module_, size_t{1} << 20);
+  ASSERT_TRUE(builder.ok());
+  if (!builder->Publish().ok()) GTEST_SKIP() << "this kernel cannot publish regions";
+  ASSERT_GE(builder->fd(), 0);
+  EXPECT_EQ(::mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, builder->fd(), 0), MAP_FAILED)
+      << "nobody else maps a published region writable";
+  const char byte = 'x';
+  EXPECT_EQ(::pwrite(builder->fd(), &byte, 1, 0), -1) << "nor writes it";
+  EXPECT_EQ(::ftruncate(builder->fd(), 4096), -1) << "nor shrinks it";
+  // Record two at 4096, record one at 8192 (apart: two extents).
+  const RecordRef& one = (*refs)[0];
+  const RecordRef& two = (*refs)[1];
+  std::memcpy(builder->bytes().data() + 4096, records_.data() + two.offset, two.size);
+  std::memcpy(builder->bytes().data() + 8192, records_.data() + one.offset, one.size);
+  RegionRecords region{builder->fd(), module_, builder->size(), {{4096, two.size}, {8192, one.size}}};
+  auto payload = Reply([&](Writer& w) { ASSERT_TRUE(PackRecords(w, std::span<const RegionRecords>(&region, 1)).ok()); });
+  RegionCache cache;
+  std::vector<ptl::Fd> fds;
+  fds.push_back(Dup(builder->fd()));
+  auto got = [&] {
+    Reader r(codec_, *payload);
+    EXPECT_EQ(r.Status(), PMIX_SUCCESS);
+    return UnpackRecords(r, payload, fds, &cache);
+  }();
+  ASSERT_TRUE(got.ok()) << PMIx_Error_string(got.status().code());
+  ASSERT_EQ(got->size(), 2u);
+  EXPECT_EQ(Bytes((*got)[0].bytes().begin(), (*got)[0].bytes().end()), Bytes(records_.begin() + two.offset, records_.begin() + two.offset + two.size));
+  EXPECT_EQ(Bytes((*got)[1].bytes().begin(), (*got)[1].bytes().end()), Bytes(records_.begin() + one.offset, records_.begin() + one.offset + one.size));
+  EXPECT_EQ(cache.size(), 1u);
+  // The maker appends a record after the reader mapped the region; a
+  // second reply names it: the same mapping serves it.
+  std::memcpy(builder->bytes().data() + 65536, records_.data() + two.offset, two.size);
+  RegionRecords later{builder->fd(), module_, builder->size(), {{65536, two.size}}};
+  auto payload2 = Reply([&](Writer& w) { ASSERT_TRUE(PackRecords(w, std::span<const RegionRecords>(&later, 1)).ok()); });
+  fds.clear();
+  fds.push_back(Dup(builder->fd()));
+  Reader r2(codec_, *payload2);
+  EXPECT_EQ(r2.Status(), PMIX_SUCCESS);
+  auto got2 = UnpackRecords(r2, payload2, fds, &cache);
+  ASSERT_TRUE(got2.ok()) << PMIx_Error_string(got2.status().code());
+  ASSERT_EQ(got2->size(), 1u);
+  EXPECT_EQ((*got2)[0].data.get() - (*got)[0].data.get(), 65536 - 4096) << "one mapping for both replies";
+  EXPECT_EQ(cache.size(), 1u);
+  auto kvs = DecodeKvs(codec_, std::span<const uint8_t>((*got2)[0].bytes()).subspan(two.kvs_offset - two.offset));
+  ASSERT_TRUE(kvs.ok());
+  EXPECT_STREQ(kvs->view()[0].value.data.string, "two");
+  // The reader's view cannot be made writable.
+  EXPECT_NE(::mprotect(const_cast<uint8_t*>((*got)[0].data.get()) - 4096, 4096, PROT_READ | PROT_WRITE), 0);
+  // Once nothing refers to the mapping, the cache lets it go.
+  got->clear();
+  got2->clear();
+  EXPECT_EQ(cache.size(), 0u);
+  // The same file announced with another size is refused.
+  RegionRecords lying{builder->fd(), module_, builder->size() - 4096, {{0, 16}}};
+  auto payload3 = Reply([&](Writer& w) { ASSERT_TRUE(PackRecords(w, std::span<const RegionRecords>(&lying, 1)).ok()); });
+  fds.clear();
+  fds.push_back(Dup(builder->fd()));
+  Reader r3(codec_, *payload3);
+  EXPECT_EQ(r3.Status(), PMIX_SUCCESS);
+  EXPECT_EQ(UnpackRecords(r3, payload3, fds, &cache).status().code(), PMIX_ERR_BAD_PARAM);
+}
+
+TEST_F(ProcDataRegionTest, ExtentsMustLieInTheirRegion) {
+  Writer w(codec_);
+  pmix_gds_module_t fake{};
+  fake.name = "shmem";
+  std::vector<RegionRecords> bad = {
+      {3, &fake, 100, {}},
+      {3, &fake, 100, {{0, 0}}},
+      {3, &fake, 100, {{50, 51}}},
+      {3, &fake, 100, {{101, 1}}},
+  };
+  for (const RegionRecords& region : bad)
+    EXPECT_EQ(PackRecords(w, std::span<const RegionRecords>(&region, 1)).code(), PMIX_ERR_BAD_PARAM);
+  RegionRecords no_fd{-1, &fake, 100, {{0, 10}}};
+  EXPECT_EQ(PackRecords(w, std::span<const RegionRecords>(&no_fd, 1)).code(), PMIX_ERR_NOT_SUPPORTED);
+  RegionRecords good{3, &fake, 100, {{0, 10}, {50, 50}}};
+  EXPECT_TRUE(PackRecords(w, std::span<const RegionRecords>(&good, 1)).ok());
 }
 
 }  // namespace
