@@ -179,6 +179,22 @@ static void Basic(uint32_t nprocs) {
            "destruct failed or groups left", rc);
 }
 
+/* Under AddressSanitizer freed memory waits in its quarantine (up to
+ * 256 MB), so the RSS bound says nothing there; its leak checker (LSan, at
+ * exit) stands in for it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define GROUP_CLIENT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GROUP_CLIENT_ASAN 1
+#endif
+#endif
+#ifdef GROUP_CLIENT_ASAN
+static const bool kRssMeaningful = false;
+#else
+static const bool kRssMeaningful = true;
+#endif
+
 static void Many(void) {
     pmix_proc_t all;
     PMIX_LOAD_PROCID(&all, me.nspace, PMIX_RANK_WILDCARD);
@@ -200,8 +216,8 @@ static void Many(void) {
     Report("many-context-ids", ids_ok, "context ids not distinct and increasing", PMIX_ERROR);
     Report("many-none-left", QuerySize(PMIX_QUERY_NUM_GROUPS) == 0, "groups left", PMIX_ERROR);
     printf("NOTE %u rss grew %ld kB over 900 groups\n", me.rank, grown);
-    Report("many-memory", rss_start > 0 && grown < 4096, "memory grows with every group",
-           PMIX_ERROR);
+    Report("many-memory", rss_start > 0 && (grown < 4096 || !kRssMeaningful),
+           "memory grows with every group", PMIX_ERROR);
 }
 
 /* The group of parent and children: [parent job, child jobs...]. */

@@ -173,7 +173,8 @@ const BadCase kBad[] = {
        return s.Status(Proc(kNs, 0), static_cast<pmix_gds_realm_t>(7), PMIX_GDS_VIEW_ALL, "a");
      }},
     {"fetch: unknown view", [](TestStore& s) {
-       return s.Status(Proc(kNs, 0), PMIX_GDS_REALM_PROC, static_cast<pmix_gds_view_t>(7), "a");
+       // 3: no view, but representable (the enumerators need 2 bits)
+       return s.Status(Proc(kNs, 0), PMIX_GDS_REALM_PROC, static_cast<pmix_gds_view_t>(3), "a");
      }},
     {"fetch: rank undef with NULL key", [](TestStore& s) {
        return s.Status(Proc(kNs, PMIX_RANK_UNDEF), PMIX_GDS_REALM_PROC, PMIX_GDS_VIEW_ALL,
