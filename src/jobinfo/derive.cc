@@ -51,7 +51,7 @@ constexpr const char* kSessionKeys[] = {
 template <size_t N>
 void CopyKeys(const KvSet& from, const char* const (&keys)[N], KvSet& to) {
   for (const char* key : keys) {
-    if (const pmix_info_t* info = from.Find(key)) to.Default(*info);
+    if (const Kv* kv = from.Find(key)) to.Default(*kv);
   }
 }
 
@@ -91,7 +91,7 @@ void HostJobKvs(const Model& model, KvSet& out) { out.PutAll(model.job); }
 
 void JobKvs(const Model& model, const Layout& layout, std::string_view nspace,
             const KvSet& host_job, KvSet& out) {
-  for (const pmix_info_t& info : host_job.view()) out.Put(info);
+  for (const Kv& kv : host_job.view()) out.Put(kv);
   if (model.session_id) {
     out.DefaultUint32(PMIX_SESSION_ID, *model.session_id);
     const pmix_info_t* univ = SessionValue(model, *model.session_id, PMIX_UNIV_SIZE);

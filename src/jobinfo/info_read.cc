@@ -40,7 +40,10 @@ std::string_view KeyOf(const pmix_info_t& info) {
   return std::string_view(info.key, static_cast<const char*>(end) - info.key);
 }
 
-bool KeyIs(const pmix_info_t& info, const char* key) { return KeyOf(info) == key; }
+bool KeyIs(const pmix_info_t& info, const char* key) {
+  // One pass; an unterminated info.key differs from key at key's NUL.
+  return std::strncmp(info.key, key, sizeof(info.key)) == 0;
+}
 
 Status CheckEntry(const pmix_info_t& info) {
   if (KeyOf(info).empty()) return PMIX_ERR_BAD_PARAM;

@@ -20,9 +20,8 @@ namespace {
 
 gds::ImageKvs ImageKvsOf(const KvSet& set) {
   gds::ImageKvs out;
-  std::span<const pmix_info_t> items = set.view();
-  out.reserve(items.size());
-  for (size_t i = 0; i < items.size(); ++i) out.push_back({&items[i], set.IsHost(i)});
+  out.reserve(set.view().size());
+  for (const Kv& kv : set.view()) out.push_back({kv.key, kv.value, kv.host});
   return out;
 }
 
@@ -139,13 +138,21 @@ Summary MakeSummary(const Model& model, const Layout& layout, int nlocalprocs) {
 
 Result<Summary> Ingest(gds::Store& store, std::string_view nspace, int nlocalprocs,
                        std::span<const pmix_info_t> info, const Context& ctx) {
+  std::span<const pmix_info_t> parts[] = {info};
+  return Ingest(store, nspace, nlocalprocs, InfoParts(parts), ctx);
+}
+
+Result<Summary> Ingest(gds::Store& store, std::string_view nspace, int nlocalprocs,
+                       InfoParts parts, const Context& ctx) {
   if (nspace.empty() || nspace.size() > PMIX_MAX_NSLEN ||
       nspace.find('\0') != std::string_view::npos) {
     return Status(Reject("bad namespace", PMIX_NSPACE));
   }
   if (nlocalprocs < 0) return Status(Reject("negative number of local procs", ""));
-  if (info.data() == nullptr && !info.empty()) return Status(Reject("NULL info array", ""));
-  Result<Model> model = Parse(nspace, info);
+  for (std::span<const pmix_info_t> part : parts) {
+    if (part.data() == nullptr && !part.empty()) return Status(Reject("NULL info array", ""));
+  }
+  Result<Model> model = Parse(nspace, parts);
   PMIX_RETURN_IF_ERROR(model.status());
   if (model->nodata) {
     Summary summary;

@@ -91,6 +91,13 @@ inline constexpr int kMaxDepth = 8;
 Result<Summary> Ingest(gds::Store& store, std::string_view nspace, int nlocalprocs,
                        std::span<const pmix_info_t> info, const Context& ctx);
 
+// The same for an array given in parts (read in order, as one array):
+// the server assembles a registration from several sources this way
+// without copying them (src/server/registration_input.h).
+using InfoParts = std::span<const std::span<const pmix_info_t>>;
+Result<Summary> Ingest(gds::Store& store, std::string_view nspace, int nlocalprocs,
+                       InfoParts parts, const Context& ctx);
+
 }  // namespace pmix::jobinfo
 
 #endif  // PMIXX_SRC_JOBINFO_JOBINFO_H

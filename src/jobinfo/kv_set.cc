@@ -3,54 +3,59 @@
 #include <cstring>
 
 namespace pmix::jobinfo {
+namespace {
+
+Kv HostKv(const pmix_info_t& info, bool host) { return Kv{KeyOf(info), &info.value, host}; }
+
+}  // namespace
 
 std::optional<size_t> KvSet::IndexOf(std::string_view key) const {
   if (items_.size() <= kLinearMax) {
     for (size_t i = 0; i < items_.size(); ++i) {
-      if (KeyOf(items_[i]) == key) return i;
+      if (items_[i].key == key) return i;
     }
     return std::nullopt;
   }
-  auto it = index_.find(std::string(key));
+  auto it = index_.find(key);
   if (it == index_.end()) return std::nullopt;
   return it->second;
 }
 
-void KvSet::Append(const pmix_info_t& info, bool host) {
-  items_.push_back(info);
-  host_.push_back(host);
+void KvSet::Append(const Kv& kv) {
+  items_.push_back(kv);
   if (items_.size() == kLinearMax + 1) {
-    for (size_t i = 0; i < items_.size(); ++i) index_.emplace(std::string(KeyOf(items_[i])), i);
+    for (size_t i = 0; i < items_.size(); ++i) index_.emplace(items_[i].key, i);
   } else if (items_.size() > kLinearMax) {
-    index_.emplace(std::string(KeyOf(info)), items_.size() - 1);
+    index_.emplace(kv.key, items_.size() - 1);
   }
 }
 
-void KvSet::Put(const pmix_info_t& info) {
-  if (auto i = IndexOf(KeyOf(info))) {
-    items_[*i] = info;
-    host_[*i] = true;
+void KvSet::Put(const pmix_info_t& info) { Put(HostKv(info, true)); }
+
+void KvSet::Put(const Kv& kv) {
+  Kv host{kv.key, kv.value, true};
+  if (auto i = IndexOf(kv.key)) {
+    items_[*i] = host;
   } else {
-    Append(info, true);
+    Append(host);
   }
 }
 
-void KvSet::Default(const pmix_info_t& info) {
-  if (!Has(KeyOf(info))) Append(info, false);
+void KvSet::Default(const pmix_info_t& info) { Default(HostKv(info, false)); }
+
+void KvSet::Default(const Kv& kv) {
+  if (!Has(kv.key)) Append(Kv{kv.key, kv.value, false});
 }
 
-const pmix_info_t* KvSet::Find(std::string_view key) const {
+const Kv* KvSet::Find(std::string_view key) const {
   auto i = IndexOf(key);
   return i ? &items_[*i] : nullptr;
 }
 
 void KvSet::DefaultValue(const char* key, const pmix_value_t& value) {
   if (Has(key)) return;
-  pmix_info_t info;
-  std::memset(&info, 0, sizeof(info));
-  PMIX_LOAD_KEY(info.key, key);
-  info.value = value;
-  Append(info, false);
+  values_.push_back(value);
+  Append(Kv{key, &values_.back(), false});
 }
 
 void KvSet::DefaultUint32(const char* key, uint32_t value) {
@@ -81,13 +86,6 @@ void KvSet::DefaultString(const char* key, std::string value) {
   v.type = PMIX_STRING;
   v.data.string = strings_.back().data();
   DefaultValue(key, v);
-}
-
-void KvSet::Clear() {
-  items_.clear();
-  host_.clear();
-  index_.clear();
-  strings_.clear();
 }
 
 }  // namespace pmix::jobinfo

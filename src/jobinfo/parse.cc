@@ -220,6 +220,7 @@ Status Parser::App(std::span<const pmix_info_t> infos, int) {
 Status Parser::Node(std::span<const pmix_info_t> infos, int) {
   PMIX_RETURN_IF_ERROR(CheckAll(infos));
   NodeEntry entry;
+  entry.kvs.reserve(infos.size());
   for (const pmix_info_t& info : infos) {
     if (KeyIs(info, PMIX_HOSTNAME)) {
       auto text = ReadText(info.value);
@@ -257,6 +258,7 @@ Result<pmix_rank_t> Parser::ProcRank(const pmix_info_t& info) const {
 Status Parser::Proc(std::span<const pmix_info_t> infos, int) {
   PMIX_RETURN_IF_ERROR(CheckAll(infos));
   ProcEntry entry;
+  entry.kvs.reserve(infos.size());
   bool have_rank = false;
   for (const pmix_info_t& info : infos) {
     if (KeyIs(info, PMIX_RANK) || KeyIs(info, PMIX_PROCID)) {
@@ -282,10 +284,10 @@ Status Parser::Proc(std::span<const pmix_info_t> infos, int) {
 
 }  // namespace
 
-Result<Model> Parse(std::string_view nspace, std::span<const pmix_info_t> info) {
+Result<Model> Parse(std::string_view nspace, std::span<const std::span<const pmix_info_t>> info) {
   Model model;
   Parser parser(nspace, &model);
-  PMIX_RETURN_IF_ERROR(parser.JobLevel(info, 0));
+  for (std::span<const pmix_info_t> part : info) PMIX_RETURN_IF_ERROR(parser.JobLevel(part, 0));
   // One session described and none named: the job runs in it.
   if (!model.session_id && !model.sessions.empty()) {
     bool one = true;

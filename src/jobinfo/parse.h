@@ -13,9 +13,10 @@
 
 namespace pmix::jobinfo {
 
-// The model of `info` for namespace `nspace`. The model points into
-// `info`: keep it alive while the model is used. Errors: jobinfo.h.
-Result<Model> Parse(std::string_view nspace, std::span<const pmix_info_t> info);
+// The model of `info` (given in parts, read in order as one array) for
+// namespace `nspace`. The model points into the parts: keep them alive
+// while the model is used. Errors: jobinfo.h.
+Result<Model> Parse(std::string_view nspace, std::span<const std::span<const pmix_info_t>> info);
 
 }  // namespace pmix::jobinfo
 

@@ -6,7 +6,7 @@ src_libpmix_core_la_SOURCES += \
 	src/server/server_credential.cc \
 	src/server/server_self.cc src/server/server_self.h \
 	src/server/server_identity.cc src/server/server_identity.h \
-	src/server/server_registry.cc \
+	src/server/server_registry.cc src/server/registration_input.cc src/server/registration_input.h \
 	src/server/server_job_update.cc src/server/server_job_update.h \
 	src/server/server_tool.cc src/server/server_tool.h \
 	src/server/server_rendezvous.cc src/server/server_rendezvous.h \
@@ -99,7 +99,8 @@ test_unit_server_server_misc_tests_SOURCES = \
 	test/unit/server/iof_registry_test.cc \
 	test/unit/server/server_apis_test.cc test/unit/server/in_process_server.h \
 	test/unit/server/server_identity_test.cc \
-	test/unit/server/job_image_server_test.cc
+	test/unit/server/job_image_server_test.cc \
+	test/unit/server/registration_input_test.cc
 test_unit_server_server_misc_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
 # The test runs a server in-process: its dlopen'd components (gds, ptl, ...)
 # resolve the PMIx_* API against the executable, so export it.

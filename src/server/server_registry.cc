@@ -22,6 +22,7 @@
 #include "src/server/server_job_control.h"
 #include "src/server/server_topology.h"
 #include "src/server/server_job_update.h"
+#include "src/server/registration_input.h"
 
 namespace pmix::server {
 namespace {
@@ -37,71 +38,24 @@ bool HasKey(std::span<const pmix_info_t> info, const pmix_info_t& item) {
   return false;
 }
 
-// The resources the host registered that `info` does not override (§17.2.5:
-// a namespace's own values win, for that namespace only).
-Result<wire::Infos> ResourcesFor(const Server& s, std::span<const pmix_info_t> info) {
-  wire::Infos out;
-  for (const auto& r : s.resources.view()) {
-    if (!HasKey(info, r)) PMIX_RETURN_IF_ERROR(out.Append(r));
-  }
-  return out;
-}
-
-// What the host registered for a namespace so far: its image's host values
-// (image.h Registration()), empty when it has no image (new, or NODATA).
-Result<wire::Infos> Registered(const Server& s, std::string_view name) {
-  auto image = s.store.FindImage(name);
-  if (image == nullptr) return wire::Infos();
-  auto registration = image->Registration();
-  PMIX_RETURN_IF_ERROR(registration.status());
-  return wire::Infos::CopyOf(registration->view());
-}
-
 // Lays a namespace's job data out as its image, once, where every local
 // client can map it (the gds region module, e.g. shmem; else the heap).
 Result<jobinfo::Summary> IngestNamespace(Server& s, const std::string& name, int nlocalprocs,
-                                         std::span<const pmix_info_t> registration) {
+                                         const InfoAssembly& registration) {
   auto medium = gds::RegionModule();
   jobinfo::Context ctx{s.hostname, medium.ok() ? *medium : nullptr};
-  return jobinfo::Ingest(s.store, name, nlocalprocs, registration, ctx);
+  return jobinfo::Ingest(s.store, name, nlocalprocs, registration.parts(), ctx);
 }
 
+// `info` is the host's array, read in place (registration_input.h).
 Status RegisterNamespace(Server& s, const std::string& name, int nlocalprocs,
                          std::span<const pmix_info_t> info) {
-  auto combined = ResourcesFor(s, info);
-  if (!combined.ok()) return combined.status();
-  auto described = WithLocalityStrings(s, info);
-  if (!described.ok()) return described.status();
-  for (const auto& i : described->view()) PMIX_RETURN_IF_ERROR(combined->Append(i));
-  // The server's own keys (server_identity.h), where the host gave none.
-  auto server_keys = ServerKeys(s);
-  if (!server_keys.ok()) return server_keys.status();
-  for (const auto& k : server_keys->view()) {
-    if (!HasKey(combined->view(), k)) PMIX_RETURN_IF_ERROR(combined->Append(k));
-  }
-  // Node ranks count every job's processes on this node (derive.h): this
-  // job's local processes come after those of the namespaces registered
-  // before it. A re-registration keeps the offset it was first given.
   bool again = s.FindNamespace(name) != nullptr;
-  if (!again) {
-    uint32_t offset = 0;
-    for (const auto& [other, ns] : s.nspaces) {
-      size_t local = ns.summary.local_ranks.size();
-      offset += static_cast<uint32_t>(local > 0 ? local : static_cast<size_t>(ns.nlocalprocs));
-    }
-    if (offset > 0)
-      PMIX_RETURN_IF_ERROR(combined->Add(jobinfo::kNodeRankOffsetKey, &offset, PMIX_UINT32));
-  }
   // A re-registration adds to what was registered (a new generation of
   // the image, which clients connected meanwhile receive).
-  wire::Infos accumulated;
-  if (again) {
-    auto before = Registered(s, name);
-    if (!before.ok()) return before.status();
-    accumulated = std::move(*before);
-  }
-  for (const auto& i : combined->view()) PMIX_RETURN_IF_ERROR(accumulated.Append(i));
-  auto summary = IngestNamespace(s, name, nlocalprocs, accumulated.view());
+  auto registration = AssembleRegistration(s, name, info);
+  if (!registration.ok()) return registration.status();
+  auto summary = IngestNamespace(s, name, nlocalprocs, *registration);
   if (!summary.ok()) return summary.status();
   Namespace& ns = s.nspaces[name];
   ns.name = name;
@@ -117,17 +71,17 @@ Status RegisterResources(Server& s, std::span<const pmix_info_t> info) {
   for (const auto& i : info) PMIX_RETURN_IF_ERROR(s.resources.Append(i));
   for (auto& [name, ns] : s.nspaces) {
     if (ns.summary.nodata) continue;  // nothing stored for it, nothing to add to
-    auto registration = Registered(s, name);
+    auto registration = RegisteredSoFar(s, name);
     if (!registration.ok()) return registration.status();
-    wire::Infos added;
+    std::vector<const pmix_info_t*> added;
     for (const auto& i : info) {
-      if (!HasKey(registration->view(), i)) PMIX_RETURN_IF_ERROR(added.Append(i));
+      if (!registration->Has(i.key)) added.push_back(&i);
     }
-    if (added.size() == 0) continue;
+    if (added.empty()) continue;
+    for (const pmix_info_t* i : added) registration->Borrow(*i);
     // Ingestion is idempotent: the whole array again, so that what is
     // derived sees everything (a new generation of the image).
-    for (const auto& i : added.view()) PMIX_RETURN_IF_ERROR(registration->Append(i));
-    auto summary = IngestNamespace(s, name, ns.nlocalprocs, registration->view());
+    auto summary = IngestNamespace(s, name, ns.nlocalprocs, *registration);
     if (!summary.ok()) return summary.status();
     ns.summary = std::move(*summary);
     PushJobImage(s, ns);
@@ -233,13 +187,14 @@ extern "C" pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t nspace,
   return pmix::ApiGuard("PMIx_server_register_nspace", [&]() -> pmix_status_t {
     if (!server::ValidNspace(nspace) || nlocalprocs < 0 || (info == nullptr && ninfo > 0))
       return PMIX_ERR_BAD_PARAM;
-    auto copy = pmix::wire::Infos::CopyOf(pmix::InfoSpan(info, ninfo));
-    if (!copy.ok()) return copy.status().code();
-    auto infos = std::make_shared<pmix::wire::Infos>(std::move(*copy));
+    // As with OpenPMIx, the host keeps `info` valid until the callback (or
+    // until a blocking call returns): it is read in place, never copied
+    // (a copy cost more than the ingestion at S = 100k procs).
+    std::span<const pmix_info_t> view = pmix::InfoSpan(info, ninfo);
     std::string name(nspace);
     return server::RunOp(
-        [name, nlocalprocs, infos](server::Server& s) {
-          return server::RegisterNamespace(s, name, nlocalprocs, infos->view());
+        [name, nlocalprocs, view](server::Server& s) {
+          return server::RegisterNamespace(s, name, nlocalprocs, view);
         },
         cbfunc, cbdata);
   });

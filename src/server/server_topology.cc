@@ -136,26 +136,23 @@ void TopologyShutdown(Server& s) {
   if (hwloc::CurrentOrigin() == hwloc::Origin::kHost) hwloc::Reset();
 }
 
-Result<wire::Infos> WithLocalityStrings(const Server& s, std::span<const pmix_info_t> info) {
-  if (!HasCpusets(info)) return wire::Infos::CopyOf(info);
+Result<std::vector<std::pair<size_t, wire::Infos>>> LocalityStrings(
+    const Server& s, std::span<const pmix_info_t> info) {
+  std::vector<std::pair<size_t, wire::Infos>> out;
+  if (!HasCpusets(info)) return out;
   auto topo = hwloc::CurrentOrDiscover();
-  if (!topo.ok()) return wire::Infos::CopyOf(info);
+  if (!topo.ok()) return out;
   auto peers = LocalPeers(info);
-  wire::Infos out;
-  for (const auto& i : info) {
-    std::optional<wire::Infos> added;
-    if (PMIX_CHECK_KEY(&i, PMIX_PROC_DATA) && i.value.type == PMIX_DATA_ARRAY &&
-        i.value.data.darray != nullptr && i.value.data.darray->type == PMIX_INFO) {
-      std::span<const pmix_info_t> data(static_cast<const pmix_info_t*>(i.value.data.darray->array),
-                                        i.value.data.darray->size);
-      if (IsLocal(s, data, peers)) added = WithLocality(*topo, data);
-    }
-    if (!added) {
-      PMIX_RETURN_IF_ERROR(out.Append(i));
+  for (size_t n = 0; n < info.size(); ++n) {
+    const pmix_info_t& i = info[n];
+    if (!PMIX_CHECK_KEY(&i, PMIX_PROC_DATA) || i.value.type != PMIX_DATA_ARRAY ||
+        i.value.data.darray == nullptr || i.value.data.darray->type != PMIX_INFO)
       continue;
-    }
-    pmix_data_array_t array{PMIX_INFO, added->size(), added->data()};
-    PMIX_RETURN_IF_ERROR(out.Add(PMIX_PROC_DATA, &array, PMIX_DATA_ARRAY));
+    std::span<const pmix_info_t> data(static_cast<const pmix_info_t*>(i.value.data.darray->array),
+                                      i.value.data.darray->size);
+    if (!IsLocal(s, data, peers)) continue;
+    std::optional<wire::Infos> added = WithLocality(*topo, data);
+    if (added) out.emplace_back(n, std::move(*added));
   }
   return out;
 }

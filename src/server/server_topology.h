@@ -16,6 +16,8 @@
 #define PMIXX_SRC_SERVER_SERVER_TOPOLOGY_H
 
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "src/server/server_state.h"
 
@@ -26,9 +28,12 @@ Status SetupTopology(Server& s, std::span<const pmix_info_t> info);
 // At finalize, before the tmpdir is removed.
 void TopologyShutdown(Server& s);
 
-// `info` (a namespace registration) with PMIX_LOCALITY_STRING added to the
-// proc data of local procs that have a cpuset and none.
-Result<wire::Infos> WithLocalityStrings(const Server& s, std::span<const pmix_info_t> info);
+// The PMIX_PROC_DATA arrays of `info` (a namespace registration) that
+// gain a PMIX_LOCALITY_STRING: those of local procs with a cpuset and
+// none. Pairs (index into info, the array with the string added), by
+// ascending index; none when no proc has a cpuset.
+Result<std::vector<std::pair<size_t, wire::Infos>>> LocalityStrings(
+    const Server& s, std::span<const pmix_info_t> info);
 
 }  // namespace pmix::server
 

@@ -63,7 +63,8 @@ struct ImageMeta {
 
 // The input of WriteImage: borrowed pointers, valid for the call.
 struct ImageKv {
-  const pmix_info_t* info = nullptr;
+  std::string_view key;  // NUL-terminated at key.size()
+  const pmix_value_t* value = nullptr;
   bool host = true;  // given by the host here (false: derived or copied from another level)
 };
 using ImageKvs = std::vector<ImageKv>;

@@ -35,7 +35,8 @@ class Builder {
   Status Build(const ImageInput& in, std::string sections[kSectionCount], Header& header);
 
  private:
-  Result<uint32_t> Key(const char* key);
+  Result<uint32_t> Key(std::string_view name);
+  Result<uint32_t> Key(const char* key) { return Key({key, ::strnlen(key, PMIX_MAX_KEYLEN + 1)}); }
   StrRef String(std::string_view s);
   Result<uint32_t> Value(const pmix_value_t& value);
   Result<uint32_t> List(const ImageKvs& kvs);
@@ -57,10 +58,8 @@ class Builder {
   std::string scratch_;
 };
 
-Result<uint32_t> Builder::Key(const char* key) {
-  size_t len = ::strnlen(key, PMIX_MAX_KEYLEN + 1);
-  if (len == 0 || len > PMIX_MAX_KEYLEN) return Status(PMIX_ERR_BAD_PARAM);
-  std::string_view name(key, len);
+Result<uint32_t> Builder::Key(std::string_view name) {
+  if (name.empty() || name.size() > PMIX_MAX_KEYLEN) return Status(PMIX_ERR_BAD_PARAM);
   if (auto it = key_index_.find(name); it != key_index_.end()) return it->second;
   uint32_t index = static_cast<uint32_t>(keys_.size());
   key_index_.emplace(std::string(name), index);
@@ -90,10 +89,10 @@ Result<uint32_t> Builder::List(const ImageKvs& kvs) {
   std::vector<Entry> entries;
   entries.reserve(kvs.size());
   for (const ImageKv& kv : kvs) {
-    if (kv.info == nullptr) return Status(PMIX_ERR_BAD_PARAM);
-    auto key = Key(kv.info->key);
+    if (kv.value == nullptr) return Status(PMIX_ERR_BAD_PARAM);
+    auto key = Key(kv.key);
     PMIX_RETURN_IF_ERROR(key.status());
-    auto value = Value(kv.info->value);
+    auto value = Value(*kv.value);
     PMIX_RETURN_IF_ERROR(value.status());
     entries.push_back({*key | (kv.host ? 0 : kNotHost), *value});
   }

@@ -185,6 +185,31 @@ TEST_F(ErrorsTest, BadCallArguments) {
   EXPECT_TRUE(Snapshot("neg").empty());
 }
 
+// An array in parts (the server's assembled registration) reads as the
+// whole array would: same data, and a NULL part is refused.
+TEST_F(ErrorsTest, PartsReadAsOneArray) {
+  Infos infos;
+  Maps(infos);
+  infos.Str("test.key", "first").Str("test.key", "later");
+  Context ctx{"nodeA"};
+  ASSERT_TRUE(Ingest(*store_, "whole", 4, infos.span(), ctx).ok());
+  std::span<const pmix_info_t> all = infos.span();
+  std::span<const pmix_info_t> parts[] = {all.first(1), {}, all.subspan(1, 2), all.subspan(3)};
+  ASSERT_TRUE(Ingest(*store_, "parts", 4, InfoParts(parts), ctx).ok());
+  auto whole = Snapshot("whole"), split = Snapshot("parts");
+  EXPECT_FALSE(split.empty());
+  // Only the namespace's own name differs.
+  for (auto* dump : {&whole, &split}) {
+    dump->erase(std::string("job/") + PMIX_NSPACE);
+    dump->erase(std::string("job/") + PMIX_JOBID);
+  }
+  EXPECT_EQ(whole, split);
+  EXPECT_NE(whole.find("job/test.key"), whole.end());
+  std::span<const pmix_info_t> bad[] = {all, std::span<const pmix_info_t>(static_cast<const pmix_info_t*>(nullptr), size_t{2})};
+  EXPECT_EQ(Ingest(*store_, "nullpart", 4, InfoParts(bad), ctx).status().code(), PMIX_ERR_BAD_PARAM);
+  EXPECT_TRUE(Snapshot("nullpart").empty());
+}
+
 TEST_F(ErrorsTest, NoDataRegistrationIsStillValidated) {
   Infos infos, proc;
   proc.Str(PMIX_HOSTNAME, "x");
