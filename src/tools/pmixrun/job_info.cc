@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <utility>
 
 #include "pmix_server.h"
@@ -204,13 +205,17 @@ int JobLayout::AppOf(int rank, int* first_rank) const {
 }
 
 pmix_status_t RegisterJob(const JobLayout& job) {
-  InfoList info;
-  pmix_status_t rc = BuildJobInfo(job, info);
+  auto info = std::make_unique<InfoList>();
+  pmix_status_t rc = BuildJobInfo(job, *info);
   if (rc != PMIX_SUCCESS) return rc;
   auto w = OpWait::Make();
-  rc = PMIx_server_register_nspace(job.nspace.c_str(), job.NumProcs(), info.data(), info.size(),
+  rc = PMIx_server_register_nspace(job.nspace.c_str(), job.NumProcs(), info->data(), info->size(),
                                    OpWait::Done, w.get());
-  return OpWait::Finish(std::move(w), rc, kRegisterTimeoutS);
+  rc = OpWait::Finish(std::move(w), rc, kRegisterTimeoutS);
+  // The library reads the array in place until its callback: if that has not
+  // come, it may still read it, so the array is leaked with the waiter.
+  if (rc == PMIX_ERR_TIMEOUT) (void)info.release();
+  return rc;
 }
 
 }  // namespace pmixrun
