@@ -232,6 +232,18 @@ static int LaunchOne(int idx) {
     return 0;
 }
 
+/* Waits (at most the run's timeout) until every client has connected. */
+static void WaitAllConnected(void) {
+    const struct timespec tick = {0, 10000000L};
+    for (int i = 0; i < host_opts.timeout_sec * 100; ++i) {
+        pthread_mutex_lock(&host_state.lock);
+        int connected = host_state.connected;
+        pthread_mutex_unlock(&host_state.lock);
+        if (connected >= host_opts.nprocs) return;
+        nanosleep(&tick, NULL);
+    }
+}
+
 /* --impostor-rank R: once the clients are connected, the client program
  * runs a second time as rank R (the same environment) under uid/gid 65534:
  * a local user claiming to be a process of the job. It must be refused
@@ -244,14 +256,7 @@ int HostLaunchImpostor(void) {
         HostLog("--impostor-rank needs root (to run it as uid %d)", kImpostorUid);
         return -1;
     }
-    const struct timespec tick = {0, 10000000L};
-    for (int i = 0; i < host_opts.timeout_sec * 100; ++i) {
-        pthread_mutex_lock(&host_state.lock);
-        int connected = host_state.connected;
-        pthread_mutex_unlock(&host_state.lock);
-        if (connected >= host_opts.nprocs) break;
-        nanosleep(&tick, NULL);
-    }
+    WaitAllConnected();
     pmix_proc_t proc;
     PMIX_LOAD_PROCID(&proc, host_opts.nspace, (pmix_rank_t)host_opts.impostor_rank);
     host_state.impostor_pid = ForkClient(&proc, kImpostorUid, 0);
@@ -429,14 +434,7 @@ int HostRegisterExtraJob(void) {
 }
 
 int HostUpdateJob(void) {
-    const struct timespec tick = {0, 10000000L};
-    for (int i = 0; i < host_opts.timeout_sec * 100; ++i) {
-        pthread_mutex_lock(&host_state.lock);
-        int connected = host_state.connected;
-        pthread_mutex_unlock(&host_state.lock);
-        if (connected >= host_opts.nprocs) break;
-        nanosleep(&tick, NULL);
-    }
+    WaitAllConnected();
     pmix_info_t info;
     PMIX_INFO_LOAD(&info, "test.job.update", "generation-2", PMIX_STRING);
     OpWait w = {0, PMIX_SUCCESS};
