@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "mca/bfrops/base/bfrops_base.h"
+#include "mca/preg/base/preg_base.h"
 #include "mca/psec/base/psec_base.h"
 #include "pmix_server.h"
 #include "src/common/api_guard.h"
@@ -178,6 +179,8 @@ Status InitOnProgress(const pmix_server_module_t* module, std::span<const pmix_i
     return listening;
   }
   PublishForkEnv(*s);
+  // Its failure is reported by the first Generate/Parse that needs it.
+  pmix::preg::Prepare().ok();
   g_server = s.release();
   return Status();
 }

@@ -33,6 +33,12 @@ Result<std::span<const mca::SelectedModule>> Modules() {
   return framework.Selected();
 }
 
+}  // namespace
+
+Status Prepare() { return Modules().status(); }
+
+namespace {
+
 using GenerateFn = pmix_status_t (*)(const char*, char**);
 using ParseFn = pmix_status_t (*)(const char*, char***);
 

@@ -26,6 +26,11 @@ namespace pmix::preg {
 // Most ranks a plain ppn list may expand to through "N-M" ranges.
 inline constexpr size_t kMaxPlainRanks = size_t{1} << 24;
 
+// Loads and selects the framework's components now rather than at the
+// first use (a server does this at init: every registration's maps are
+// parsed with it, and hosts generate their regexes right after init).
+Status Prepare();
+
 // The compact representation of a node list / ppn list (input syntax in
 // preg.h). PMIX_ERR_NOT_SUPPORTED when every module declines.
 Result<std::string> GenerateNodeRegex(std::string_view input);

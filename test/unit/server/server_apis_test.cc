@@ -19,6 +19,7 @@
 
 #include "pmix.h"
 #include "pmix_server.h"
+#include "mca/base/framework_registry.h"
 #include "src/runtime/context.h"
 #include "src/server/server_attributes.h"
 #include "src/server/server_inventory.h"
@@ -464,6 +465,26 @@ TEST(ServerApisBeforeInit, ReturnInit) {
             PMIX_ERR_INIT);
   EXPECT_EQ(PMIx_Register_attributes(const_cast<char*>("allocate"), nullptr), PMIX_ERR_INIT);
   EXPECT_EQ(PMIx_Allocation_request(PMIX_ALLOC_NEW, nullptr, 0, nullptr, nullptr), PMIX_ERR_INIT);
+}
+
+// --- what init prepares ----------------------------------------------------------
+
+class ServerInitPrepares : public test_support::InProcessServer {};
+
+// The node-regex components are loaded at init (registrations parse maps
+// with them, hosts generate regexes right after init), not by the first
+// PMIx_generate_regex.
+TEST_F(ServerInitPrepares, RegexComponents) {
+  mca::CloseFramework("preg").ok();
+  ASSERT_TRUE(mca::ListComponents("preg").empty());
+  StartServer(false, {});
+  bool any_selected = false;
+  for (const mca::ComponentRecord& record : mca::ListComponents("preg"))
+    any_selected = any_selected || record.selected;
+  EXPECT_TRUE(any_selected);
+  char* regex = nullptr;
+  ASSERT_EQ(PMIx_generate_regex("n1,n2", &regex), PMIX_SUCCESS);
+  free(regex);
 }
 
 }  // namespace
