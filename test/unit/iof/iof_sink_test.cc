@@ -40,6 +40,13 @@ void Collect(size_t id, pmix_iof_channel_t channel, pmix_proc_t* source, pmix_by
 }
 
 // A temporary file standing in for stdout or stderr.
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
 struct Capture {
   Capture() {
     char templ[] = "/tmp/iof-sink-XXXXXX";
@@ -50,13 +57,22 @@ struct Capture {
     ::close(fd);
     ::unlink(path.c_str());
   }
-  std::string Text() const {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
+  std::string Text() const { return ReadFile(path); }
   int fd;
+  std::string path;
+};
+
+// A private directory under /tmp, removed with what is in it.
+struct ScratchDir {
+  ScratchDir() {
+    char templ[] = "/tmp/iof-files-XXXXXX";
+    if (::mkdtemp(templ) != nullptr) path = templ;
+  }
+  ~ScratchDir() {
+    if (path.empty()) return;
+    std::string cmd = "rm -rf '" + path + "'";
+    (void)std::system(cmd.c_str());
+  }
   std::string path;
 };
 
@@ -141,9 +157,9 @@ TEST(IofSink, BufferingSizeGathersUntilFullAndFlushEmptiesIt) {
 }
 
 TEST(IofSink, FilesPerRankAndStreamFileOnlyAndDirectory) {
-  char templ[] = "/tmp/iof-files-XXXXXX";
-  ASSERT_NE(::mkdtemp(templ), nullptr);
-  std::string dir = templ;
+  ScratchDir scratch;
+  ASSERT_FALSE(scratch.path.empty());
+  const std::string& dir = scratch.path;
   Capture out, err;
   PullOptions o;
   o.local_output = true;
@@ -154,14 +170,8 @@ TEST(IofSink, FilesPerRankAndStreamFileOnlyAndDirectory) {
     sink.Deliver(P("ns", 3), PMIX_FWD_STDOUT_CHANNEL, "x\n", {});
     sink.Deliver(P("ns", 3), PMIX_FWD_STDERR_CHANNEL, "y\n", {});
   }
-  auto read = [](const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  };
-  EXPECT_EQ(read(dir + "/out.ns.3.stdout"), "x\n");
-  EXPECT_EQ(read(dir + "/out.ns.3.stderr"), "y\n");
+  EXPECT_EQ(ReadFile(dir + "/out.ns.3.stdout"), "x\n");
+  EXPECT_EQ(ReadFile(dir + "/out.ns.3.stderr"), "y\n");
   EXPECT_EQ(out.Text(), "");
   PullOptions d;
   d.local_output = true;
@@ -172,7 +182,7 @@ TEST(IofSink, FilesPerRankAndStreamFileOnlyAndDirectory) {
     sink.Deliver(P("ns", 0), PMIX_FWD_STDOUT_CHANNEL, "o\n", {});
     sink.Deliver(P("ns", 0), PMIX_FWD_STDERR_CHANNEL, "e\n", {});
   }
-  EXPECT_EQ(read(dir + "/tree/ns/rank.0/stdout"), "o\ne\n");
+  EXPECT_EQ(ReadFile(dir + "/tree/ns/rank.0/stdout"), "o\ne\n");
   EXPECT_EQ(out.Text(), "o\ne\n");  // the console copy stays without FILE_ONLY
   PullOptions pat;
   pat.local_output = false;
@@ -182,18 +192,16 @@ TEST(IofSink, FilesPerRankAndStreamFileOnlyAndDirectory) {
     Sink sink(pat, nullptr, 0, out.fd, err.fd);
     sink.Deliver(P("nn", 5), PMIX_FWD_STDOUT_CHANNEL, "z\n", {});
   }
-  EXPECT_EQ(read(dir + "/p-nn-5.stdout"), "z\n");
-  std::string cmd = "rm -rf '" + dir + "'";
-  (void)std::system(cmd.c_str());
+  EXPECT_EQ(ReadFile(dir + "/p-nn-5.stdout"), "z\n");
 }
 
 // Output files are the user's alone (0600, directories 0700), and a link
 // someone planted where the sink writes is not followed: the file it
 // points to is left alone and the output goes to the console instead.
 TEST(IofSink, FilesArePrivateAndPlantedLinksAreNotFollowed) {
-  char templ[] = "/tmp/iof-links-XXXXXX";
-  ASSERT_NE(::mkdtemp(templ), nullptr);
-  std::string dir = templ;
+  ScratchDir scratch;
+  ASSERT_FALSE(scratch.path.empty());
+  const std::string& dir = scratch.path;
   mode_t old_mask = ::umask(0);
   std::string victim = dir + "/victim";
   {
@@ -223,10 +231,7 @@ TEST(IofSink, FilesArePrivateAndPlantedLinksAreNotFollowed) {
     sink.Deliver(P("other", 0), PMIX_FWD_STDOUT_CHANNEL, "d\n", {});
   }
   ::umask(old_mask);
-  std::ifstream in(victim);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  EXPECT_EQ(ss.str(), "keep\n") << "the output went through the planted link";
+  EXPECT_EQ(ReadFile(victim), "keep\n") << "the output went through the planted link";
   struct stat st {};
   EXPECT_NE(::lstat((dir + "/rank.0").c_str(), &st), 0) << "a directory made through tree/ns";
   ASSERT_EQ(::lstat((dir + "/out.ns.2.stdout").c_str(), &st), 0);
@@ -237,8 +242,6 @@ TEST(IofSink, FilesArePrivateAndPlantedLinksAreNotFollowed) {
   EXPECT_EQ(st.st_mode & 07777, 0600u);
   // What could not go to a file went to the console.
   EXPECT_EQ(out.Text(), "a\nc\n");
-  std::string cmd = "rm -rf '" + dir + "'";
-  (void)std::system(cmd.c_str());
 }
 
 }  // namespace
