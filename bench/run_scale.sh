@@ -15,7 +15,7 @@
 #   --no-plot       skip plot_bench.sh (which may install python3-matplotlib).
 # Anything else goes to run_bench.sh (e.g. --iters, --timeout, --mem-budget,
 # --components). Each run is bounded (run_bench.sh --timeout: 300 s + S/100).
-# The big sizes take minutes and gigabytes (pmixx today: ~0.7 GiB per client
+# The big sizes take minutes and gigabytes (OpenPMIx: ~0.9 GiB in the host
 # at S=100k): run them once, not in a loop, on a shared machine.
 # Exit status: run_bench.sh's (0 only if every cross-check passed).
 set -u
