@@ -272,6 +272,15 @@ Result<wire::Infos> Store::FetchAll(const pmix_proc_t& proc, pmix_gds_view_t vie
   return out;
 }
 
+std::vector<std::string> Store::HiddenKeys(const pmix_proc_t& proc, pmix_gds_view_t view) const {
+  std::vector<std::string> out;
+  const Entry* e = Lookup(proc);
+  if (e == nullptr) return out;
+  for (const auto& [key, bits] : e->keys)
+    if ((bits & Visible(view)) == 0) out.push_back(key);
+  return out;
+}
+
 std::vector<pmix_rank_t> Store::Ranks(std::string_view nspace) const {
   std::vector<pmix_rank_t> out;
   for (auto it = procs_.lower_bound(Key{std::string(nspace), 0});

@@ -102,6 +102,9 @@ class Store {
                               std::string_view key) const;
   // Every key/value view sees (decoded); PMIX_ERR_NOT_FOUND when none.
   Result<wire::Infos> FetchAll(const pmix_proc_t& proc, pmix_gds_view_t view) const;
+  // The keys of proc held only in scopes view does not see, in order (the
+  // names only: what a direct-modex answer tells the asking node).
+  std::vector<std::string> HiddenKeys(const pmix_proc_t& proc, pmix_gds_view_t view) const;
 
   // The ranks of nspace that hold data, ascending.
   std::vector<pmix_rank_t> Ranks(std::string_view nspace) const;

@@ -134,10 +134,19 @@ Result<std::vector<wire::RecordRef>> StoreRemoteData(Server& s,
   std::vector<wire::RecordRef> taken;
   std::vector<Incoming> procs;
   std::vector<wire::ProcData> jobs;
+  std::vector<std::pair<pmix_proc_t, std::vector<std::string>>> hidden;
   for (const wire::RecordRef& ref : *refs) {
     auto kvs = wire::DecodeKvs(*codec, ref.Kvs(blob));
     if (!kvs.ok()) return kvs.status();
     Namespace* ns = s.FindNamespace(ref.proc.nspace);
+    std::vector<std::string> names;
+    auto marker = ParseHiddenKeys(kvs->view(), &names);
+    if (!marker.ok()) return marker.status();
+    if (*marker) {
+      if (ref.proc.rank >= PMIX_RANK_VALID) return Status(PMIX_ERR_BAD_PARAM);
+      if (ns == nullptr || !ns->IsLocal(ref.proc.rank)) hidden.emplace_back(ref.proc, std::move(names));
+      continue;
+    }
     if (ref.proc.rank == PMIX_RANK_WILDCARD) {
       // Our own registration of a job is authoritative for its job data
       // (it holds this node's view: local peers etc.).
@@ -153,6 +162,8 @@ Result<std::vector<wire::RecordRef>> StoreRemoteData(Server& s,
   }
   for (const wire::ProcData& job : jobs) PMIX_RETURN_IF_ERROR(wire::StoreProcData(s.store, job, PMIX_GLOBAL));
   PMIX_RETURN_IF_ERROR(StoreAll(s, procs));
+  for (auto& [proc, names] : hidden)
+    GetState().hidden[{proc.nspace, proc.rank}] = std::set<std::string>(names.begin(), names.end());
   return taken;
 }
 

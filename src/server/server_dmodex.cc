@@ -2,7 +2,8 @@
 //  - a client's get for a process this server does not host goes to the
 //    host's direct_modex upcall; the host's answer (a blob of records,
 //    wire/proc_data.h) goes into the stores (StoreRemoteData), then the
-//    held requests for that process are answered from them;
+//    held requests for that process are answered from them (a key its
+//    server holds only out of our sight, kHiddenKeysKey: not found, at once);
 //  - PMIx_server_dmodex_request: the host asks for a local process's data
 //    on behalf of another node; answered, once the process has committed,
 //    with its records as committed (no re-encoding).
@@ -39,6 +40,14 @@ void StoreHostData(Server& s, const std::shared_ptr<const wire::Bytes>& blob) {
 void CallHost(Server& s, const pmix_proc_t& target, std::span<const pmix_info_t> infos);
 void ScheduleRetry(const pmix_proc_t& target);
 
+// Whether target's server said it holds key only where this node cannot
+// see it (its committed scope excludes us: the key will not come).
+bool KnownHidden(const pmix_proc_t& target, const std::string& key) {
+  const auto& hidden = GetState().hidden;
+  auto it = hidden.find(Key(target));
+  return !key.empty() && it != hidden.end() && it->second.count(key) != 0;
+}
+
 // Answers every request waiting on the host for target. A request with a
 // PMIX_TIMEOUT whose key is not in the data yet stays held (§5.3: the
 // target may still post it) and the host is asked again.
@@ -57,6 +66,8 @@ void FinishHostWait(Server& s, const pmix_proc_t& target, pmix_status_t status) 
     } else if (job) {
       ReplyData(s, req, req.target.rank < PMIX_RANK_VALID ? req.target.rank : PMIX_RANK_UNDEF);
     } else if (TryAnswer(s, req)) {
+    } else if (KnownHidden(target, req.key)) {
+      ReplyStatus(req, PMIX_ERR_EXISTS_OUTSIDE_SCOPE);  // the client says NOT_FOUND
     } else if (req.timeout > 0 && !req.immediate && !req.refresh) {
       retry = true;
       ++it;
@@ -99,6 +110,7 @@ void ScheduleRetry(const pmix_proc_t& target) {
 void OnHostData(Server& s, const pmix_proc_t& target, pmix_status_t status,
                 const std::shared_ptr<const wire::Bytes>& blob) {
   GetState().host_inflight.erase(Key(target));
+  GetState().hidden.erase(Key(target));  // this answer says what is hidden now
   if (status == PMIX_SUCCESS && !blob->empty()) StoreHostData(s, blob);
   FinishHostWait(s, target, status);
 }
@@ -147,6 +159,7 @@ Result<wire::Bytes> CollectForRemote(Server& s, const pmix_proc_t& proc) {
   for (pmix_rank_t rank : ranks) {
     one.rank = rank;
     s.modex.Append(one, PMIX_GDS_VIEW_REMOTE, out);
+    PMIX_RETURN_IF_ERROR(AppendHiddenKeys(*codec, one, s.modex.HiddenKeys(one, PMIX_GDS_VIEW_REMOTE), out));
   }
   return out;
 }
@@ -189,6 +202,41 @@ void CallHost(Server& s, const pmix_proc_t& target, std::span<const pmix_info_t>
 }
 
 }  // namespace
+
+Status AppendHiddenKeys(const pmix_bfrops_module_t* codec, const pmix_proc_t& proc,
+                        const std::vector<std::string>& keys, wire::Bytes& out) {
+  if (keys.empty()) return Status();
+  std::vector<char*> names;
+  names.reserve(keys.size());
+  for (const std::string& k : keys) names.push_back(const_cast<char*>(k.c_str()));
+  pmix_data_array_t array{PMIX_STRING, names.size(), names.data()};
+  pmix_info_t marker;
+  PMIx_Info_construct(&marker);
+  PMIX_LOAD_KEY(marker.key, kHiddenKeysKey);
+  marker.value.type = PMIX_DATA_ARRAY;
+  marker.value.data.darray = &array;  // shallow: packing only reads it
+  return wire::AppendRecord(codec, proc, std::span<const pmix_info_t>(&marker, 1), out);
+}
+
+Result<bool> ParseHiddenKeys(std::span<const pmix_info_t> kvs, std::vector<std::string>* keys) {
+  bool marker = false;
+  for (const pmix_info_t& kv : kvs)
+    marker = marker || std::strncmp(kv.key, kHiddenKeysKey, PMIX_MAX_KEYLEN + 1) == 0;
+  if (!marker) return false;
+  if (kvs.size() != 1) return Status(PMIX_ERR_BAD_PARAM);
+  const pmix_value_t& v = kvs[0].value;
+  const pmix_data_array_t* array = v.type == PMIX_DATA_ARRAY ? v.data.darray : nullptr;
+  if (array == nullptr || array->type != PMIX_STRING || (array->size > 0 && array->array == nullptr))
+    return Status(PMIX_ERR_BAD_PARAM);
+  const char* const* names = static_cast<const char* const*>(array->array);
+  keys->clear();
+  for (size_t i = 0; i < array->size; ++i) {
+    size_t n = names[i] == nullptr ? 0 : ::strnlen(names[i], PMIX_MAX_KEYLEN + 1);
+    if (n == 0 || n > PMIX_MAX_KEYLEN) return Status(PMIX_ERR_BAD_PARAM);
+    keys->emplace_back(names[i], n);
+  }
+  return true;
+}
 
 void AskHost(Server& s, Request&& req) {
   pmix_proc_t target = req.target;

@@ -12,7 +12,12 @@
 // - PMIX_ERR_PROC_TERM_WO_SYNC, range PMIX_RANGE_NAMESPACE, to the other
 //   clients of its namespace and the server's handlers (the standard's code
 //   for a process that exits without PMIx_Finalize; a host that knows more,
-//   e.g. the exit status, raises PMIX_EVENT_PROC_TERMINATED itself).
+//   e.g. the exit status, raises PMIX_EVENT_PROC_TERMINATED itself), with
+//   PMIX_EVENT_NON_DEFAULT: only handlers registered for that code get it.
+//   OpenPMIx 4.2.2 raises nothing to the other clients and only
+//   LOST_CONNECTION to the server, so default handlers written for it (its
+//   test server simptest, Open MPI's, which abort on an error event) see
+//   exactly what they see there.
 // The host is not told through notify_event: it learns of the loss through
 // its handlers, and echoing would make hosts that fan events out to every
 // server deliver it twice.
@@ -189,12 +194,17 @@ void EventsRaise(Server& s, event::EventPtr ev, bool to_host) {
 namespace {
 
 // An event about `peer` (source and affected process), or nullptr.
-event::EventPtr LossEvent(const Peer& peer, pmix_status_t code, pmix_data_range_t range) {
-  pmix_info_t affected;
-  PMIX_INFO_CONSTRUCT(&affected);
-  PMIX_INFO_LOAD(&affected, PMIX_EVENT_AFFECTED_PROC, &peer.proc, PMIX_PROC);
-  Result<event::Event> made = event::MakeEvent(code, peer.proc, range, &affected, 1);
-  PMIX_INFO_DESTRUCT(&affected);
+event::EventPtr LossEvent(const Peer& peer, pmix_status_t code, pmix_data_range_t range,
+                          bool non_default) {
+  pmix_info_t info[2];
+  PMIX_INFO_CONSTRUCT(&info[0]);
+  PMIX_INFO_CONSTRUCT(&info[1]);
+  PMIX_INFO_LOAD(&info[0], PMIX_EVENT_AFFECTED_PROC, &peer.proc, PMIX_PROC);
+  bool yes = true;
+  PMIX_INFO_LOAD(&info[1], PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
+  Result<event::Event> made = event::MakeEvent(code, peer.proc, range, info, non_default ? 2 : 1);
+  PMIX_INFO_DESTRUCT(&info[0]);
+  PMIX_INFO_DESTRUCT(&info[1]);
   if (!made.ok()) return nullptr;
   return std::make_shared<const event::Event>(std::move(made).value());
 }
@@ -203,9 +213,9 @@ event::EventPtr LossEvent(const Peer& peer, pmix_status_t code, pmix_data_range_
 
 void EventsOnPeerLost(Server& s, const PeerPtr& peer) {
   if (peer->finalized || peer->is_tool || peer->ns == nullptr) return;
-  if (auto lost = LossEvent(*peer, PMIX_ERR_LOST_CONNECTION, PMIX_RANGE_PROC_LOCAL))
+  if (auto lost = LossEvent(*peer, PMIX_ERR_LOST_CONNECTION, PMIX_RANGE_PROC_LOCAL, false))
     DeliverToServerHandlers(s, std::move(lost));
-  auto ev = LossEvent(*peer, PMIX_ERR_PROC_TERM_WO_SYNC, PMIX_RANGE_NAMESPACE);
+  auto ev = LossEvent(*peer, PMIX_ERR_PROC_TERM_WO_SYNC, PMIX_RANGE_NAMESPACE, true);
   if (ev == nullptr) return;
   Remember(s, ev);
   SendToClients(s, *ev, peer.get());

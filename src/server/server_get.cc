@@ -321,6 +321,9 @@ void GetOnNamespaceGone(Server& s, const std::string& nspace) {
   }, PMIX_ERR_NOT_FOUND);
   get::DmodexFail(s, all, PMIX_ERR_NOT_FOUND, true);
   s.modex.Remove(all);
+  auto& hidden = get::GetState().hidden;
+  for (auto it = hidden.lower_bound({nspace, 0}); it != hidden.end() && it->first.first == nspace;)
+    it = hidden.erase(it);
 }
 
 void GetShutdown(Server& s) {
@@ -331,6 +334,7 @@ void GetShutdown(Server& s) {
   state.host_inflight.clear();
   state.host_retry.clear();
   state.dmodex_holds.clear();
+  state.hidden.clear();
   state.next_id = 1;
 }
 

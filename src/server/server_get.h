@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +62,9 @@ struct State {
   std::map<std::pair<std::string, pmix_rank_t>, std::unique_ptr<runtime::ProgressEngine::Timer>>
       host_retry;
   std::vector<DmodexHold> dmodex_holds;
+  // Per remote process: the keys its server holds in scopes this node does
+  // not see, as the last direct-modex answer about it said (HiddenKeys).
+  std::map<std::pair<std::string, pmix_rank_t>, std::set<std::string>> hidden;
 };
 State& GetState();
 
@@ -103,12 +107,30 @@ Status StoreCommit(Server& s, const pmix_proc_t& who, const pmix_bfrops_module_t
 // (what they committed here is authoritative); rank PMIX_RANK_WILDCARD
 // records go to the job realm of s.store unless the namespace is
 // registered here; the others into s.modex as PMIX_GLOBAL (their server
-// filtered them for remote readers). Every record is decoded first: a
-// malformed blob, or a record of an invalid rank, stores nothing. The
-// stored records share `blob` (no copy). Returns the records taken (all
-// but the skipped local ones), for forwarding.
+// filtered them for remote readers). A hidden-keys marker (kHiddenKeysKey)
+// is not stored as data: it replaces the process's entry in
+// GetState().hidden. Every record is decoded first: a malformed blob, or a
+// record of an invalid rank, stores nothing. The stored records share
+// `blob` (no copy). Returns the records taken (all but the skipped local
+// ones and the markers), for forwarding.
 Result<std::vector<wire::RecordRef>> StoreRemoteData(Server& s,
                                                      const std::shared_ptr<const wire::Bytes>& blob);
+
+// server_dmodex.cc: what a direct-modex answer says about keys the asking
+// node cannot see. After a process's records, its server adds one record
+// of that process holding only kHiddenKeysKey (PMIX_DATA_ARRAY of
+// PMIX_STRING): the names (never the values) of the keys it committed only
+// in scopes remote readers do not see (PMIX_LOCAL). The asking server then
+// answers a Get of such a key at once, as OpenPMIx 4.2.2 does, instead of
+// holding it until its PMIX_TIMEOUT: the owner committed it and it will
+// never be visible there. The key is reserved ("pmix" prefix), so no
+// client can commit it (StoreCommit drops it).
+inline constexpr const char kHiddenKeysKey[] = "pmixx.dmdx.hidden";
+Status AppendHiddenKeys(const pmix_bfrops_module_t* codec, const pmix_proc_t& proc,
+                        const std::vector<std::string>& keys, wire::Bytes& out);
+// Whether kvs (a decoded record) is such a marker; *keys gets the names.
+// PMIX_ERR_BAD_PARAM for a marker of the wrong shape.
+Result<bool> ParseHiddenKeys(std::span<const pmix_info_t> kvs, std::vector<std::string>* keys);
 
 // server_dmodex.cc: asks the host for req.target's data (req is held as
 // kHost; one direct_modex call per target at a time).

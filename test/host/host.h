@@ -88,6 +88,7 @@ typedef struct {
     int connected_rank[HOST_MAX_PROCS];  /* client_connected(2) per local rank */
     int lost[HOST_MAX_PROCS];  /* PMIX_ERR_LOST_CONNECTION events per local rank */
     int lost_other;            /* ... about a process that is not a local rank */
+    int term_default;          /* PMIX_ERR_PROC_TERM_WO_SYNC seen by the host's default handler */
     int groups;             /* group upcalls ... */
     int group_failures;     /* ... reporting a PMIX_LOCAL_COLLECTIVE_STATUS error */
     int group_dirs;         /* most members' own directives seen in one group upcall */

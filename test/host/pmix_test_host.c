@@ -253,26 +253,48 @@ static void OnHostEvent(size_t id, pmix_status_t status, const pmix_proc_t *sour
     if (cbfunc != NULL) cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
 }
 
+/* The host's default handler: counts the PMIX_ERR_PROC_TERM_WO_SYNC events
+ * it sees. pmixx raises that code for a lost client as non-default, so a
+ * default handler written for OpenPMIx 4.2.2 (which raises only
+ * LOST_CONNECTION to the host) never sees it. */
+static void OnHostDefault(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                          pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
+                          pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata) {
+    (void)id, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
+    if (status == PMIX_ERR_PROC_TERM_WO_SYNC) {
+        pthread_mutex_lock(&host_state.lock);
+        host_state.term_default++;
+        pthread_mutex_unlock(&host_state.lock);
+    }
+    if (cbfunc != NULL) cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
+
 static void OnHostEventRegistered(pmix_status_t status, size_t ref, void *cbdata) {
     (void)ref;
     if (status != PMIX_SUCCESS) HostLog("event handler registration: %s", PMIx_Error_string(status));
     HostSetFlag((volatile int *)cbdata);
 }
 
-static int RegisterHostEvents(void) {
-    static volatile int done = 0;
-    pmix_status_t code = PMIX_ERR_LOST_CONNECTION;
-    pmix_status_t rc = PMIx_Register_event_handler(&code, 1, NULL, 0, OnHostEvent,
-                                                   OnHostEventRegistered, (void *)&done);
+static int RegisterOne(pmix_status_t *code, size_t ncodes, pmix_notification_fn_t fn,
+                       volatile int *done) {
+    pmix_status_t rc = PMIx_Register_event_handler(code, ncodes, NULL, 0, fn,
+                                                   OnHostEventRegistered, (void *)done);
     if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
         HostLog("PMIx_Register_event_handler: %s", PMIx_Error_string(rc));
         return -1;
     }
-    if (rc == PMIX_SUCCESS && HostWaitFlag(&done, 10000) != 0) {
+    if (rc == PMIX_SUCCESS && HostWaitFlag(done, 10000) != 0) {
         HostLog("PMIx_Register_event_handler: no callback");
         return -1;
     }
     return 0;
+}
+
+static int RegisterHostEvents(void) {
+    static volatile int done_lost = 0, done_default = 0;
+    pmix_status_t code = PMIX_ERR_LOST_CONNECTION;
+    if (RegisterOne(&code, 1, OnHostEvent, &done_lost) != 0) return -1;
+    return RegisterOne(NULL, 0, OnHostDefault, &done_default);
 }
 
 /* Server info: where it keeps its files and who it is. */
@@ -338,6 +360,11 @@ static int CheckUpcalls(void) {
                     host_state.finalized_rank[i], host_opts.finalizes);
             ++bad;
         }
+    }
+    if (host_opts.kill_rank >= 0 && host_state.term_default != 0) {
+        HostLog("the host's default handler saw %d PMIX_ERR_PROC_TERM_WO_SYNC events (want 0)",
+                host_state.term_default);
+        ++bad;
     }
     if (host_state.connected < expected_final) {
         HostLog("client_connected called %d times, want >= %d", host_state.connected,

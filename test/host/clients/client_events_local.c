@@ -5,7 +5,8 @@
  *   client_events_local            local checks only
  *   client_events_local term R     local checks, then every rank but R waits
  *                                  for PMIX_ERR_PROC_TERM_WO_SYNC about R
- *                                  (the host kills R: --kill-rank R)
+ *                                  (the host kills R: --kill-rank R), which
+ *                                  a default handler does not see
  *
  * Local checks: a blocking registration returns the id; an event raised
  * with PMIX_RANGE_PROC_LOCAL before any handler matched it is cached and
@@ -20,12 +21,13 @@
 #define kCached (PMIX_EXTERNAL_ERR_BASE - 20)
 #define kChain (PMIX_EXTERNAL_ERR_BASE - 21)
 #define kInner (PMIX_EXTERNAL_ERR_BASE - 22)
+#define kMarker (PMIX_EXTERNAL_ERR_BASE - 23)
 
 static volatile int reg_done, cached_runs, cached_before_reg, chain_first, chain_second;
 static volatile int inner_runs, inner_ready;
 static volatile pmix_status_t inner_blocking_notify = PMIX_SUCCESS;
 static volatile pmix_status_t inner_blocking_reg = PMIX_SUCCESS;
-static volatile int term_seen;
+static volatile int term_seen, term_default, marker_seen;
 static int victim = -1;
 static int ours; /* running on pmixx, not on the reference OpenPMIx */
 
@@ -174,6 +176,30 @@ static void OnTerm(size_t id, pmix_status_t status, const pmix_proc_t* source, p
   Done(cbfunc, cbdata, PMIX_SUCCESS);
 }
 
+/* A default handler: PMIX_ERR_PROC_TERM_WO_SYNC about a lost peer is
+ * non-default (OpenPMIx 4.2.2 raises nothing to the other clients, so
+ * default handlers written for it, e.g. Open MPI's, must not see it). */
+static void OnDefault(size_t id, pmix_status_t status, const pmix_proc_t* source,
+                      pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
+                      pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
+  (void)id, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
+  if (status == PMIX_ERR_PROC_TERM_WO_SYNC) term_default++;
+  if (status == kMarker) marker_seen = 1;
+  Done(cbfunc, cbdata, PMIX_SUCCESS);
+}
+
+static void Notified(pmix_status_t status, void* cbdata) { (void)status, (void)cbdata; }
+
+/* After the PMIX_ERR_PROC_TERM_WO_SYNC chain: a local marker event reaches
+ * the default handler only after that chain ended. */
+static void CheckDefaultMissedTerm(void) {
+  CHECK_RC(PMIx_Notify_event(kMarker, &client_me, PMIX_RANGE_PROC_LOCAL, NULL, 0, Notified, NULL),
+           PMIX_SUCCESS, "PMIx_Notify_event(marker)");
+  WaitFor(&marker_seen, "the marker event at the default handler");
+  CHECK(term_default == 0, "the default handler saw %d PMIX_ERR_PROC_TERM_WO_SYNC events",
+        term_default);
+}
+
 int main(int argc, char** argv) {
   ClientInit();
   ours = !OnOpenPmix();
@@ -186,11 +212,15 @@ int main(int argc, char** argv) {
   CheckCache();
   CheckChainAndNesting();
   if (victim >= 0) {
+    /* after the local checks, which want no default handler */
+    int ref = PMIx_Register_event_handler(NULL, 0, NULL, 0, OnDefault, NULL, NULL);
+    CHECK(ref >= 0, "register a default handler: %s", PMIx_Error_string(ref));
     if ((int)client_me.rank == victim) {
       sleep(30); /* the host kills us */
       Fail("still alive: the host should have killed this rank");
     }
     WaitFor(&term_seen, "PMIX_ERR_PROC_TERM_WO_SYNC about the killed rank");
+    CheckDefaultMissedTerm();
   }
   Note("event checks passed");
   ClientFinalize();

@@ -2,7 +2,8 @@
  * client_modex: Put/Commit/Fence/Get. Every rank puts deterministic values
  * in each scope (and a 1 KiB byte object), exchanges them with a collecting
  * fence and reads every peer's back; then a second round without data
- * collection (direct modex), the PMIX_TIMEOUT / PMIX_OPTIONAL /
+ * collection (direct modex), keys put out of the reader's scope (not
+ * found at once, even with a PMIX_TIMEOUT), the PMIX_TIMEOUT / PMIX_OPTIONAL /
  * PMIX_IMMEDIATE forms for a key nobody put, a fence over a subset of the
  * ranks and a Fence_nb.
  */
@@ -154,6 +155,27 @@ static void CheckMissing(void) {
     }
 }
 
+/* A key a peer committed in a scope that excludes this rank (PMIX_LOCAL on
+ * another node, PMIX_REMOTE on this one), asked with a PMIX_TIMEOUT: the
+ * owner committed it, so it can never become visible here, and the answer
+ * is PMIX_ERR_NOT_FOUND at once (OpenPMIx 4.2.2), not PMIX_ERR_TIMEOUT. */
+static void CheckOutOfScope(int round) {
+    for (pmix_rank_t peer = 0; peer < job_size; ++peer) {
+        if (peer == client_me.rank) continue;
+        char key[PMIX_MAX_KEYLEN + 1];
+        Key(key, SameNode(peer) ? "remote" : "local", round);
+        pmix_info_t info;
+        int sec = 30;
+        PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &sec, PMIX_INT);
+        pmix_proc_t p = ProcOf(peer);
+        pmix_value_t *v = NULL;
+        pmix_status_t rc = PMIx_Get(&p, key, &info, 1, &v);
+        PMIX_INFO_DESTRUCT(&info);
+        CHECK(rc == PMIX_ERR_NOT_FOUND && v == NULL, "Get(%s of %u, timeout %d s): %s, want NOT_FOUND",
+              key, peer, sec, PMIx_Error_string(rc));
+    }
+}
+
 /* Even ranks fence among themselves; odd ranks do not take part. */
 static void FenceSubset(void) {
     if (client_me.rank % 2) return;
@@ -199,6 +221,9 @@ int main(void) {
     FenceAll(0);
     for (pmix_rank_t r = 0; r < job_size; ++r) CheckPeer((client_me.rank + r) % job_size, 2);
     Note("round 2 (direct modex) ok");
+    CheckOutOfScope(1);
+    CheckOutOfScope(2);
+    Note("out-of-scope keys ok");
     if (job_size > 1) CheckMissing();
     FenceSubset();
     FenceNb();

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <set>
 #include <string>
 
 #include "mca/bfrops/base/bfrops_base.h"
@@ -157,6 +158,57 @@ TEST_F(ModexIngestTest, AnotherJobsJobRecordGoesToTheJobRealm) {
                 .status()
                 .code(),
             PMIX_ERR_BAD_PARAM);
+}
+
+// A direct-modex answer names the keys its owner holds out of the asking
+// node's sight (server_get.h, kHiddenKeysKey): the names are remembered
+// for the process, never stored as its data nor forwarded.
+TEST_F(ModexIngestTest, AHiddenKeysMarkerIsRememberedNotStored) {
+  GetState().hidden.clear();
+  const pmix_proc_t seven = P("job", 7);
+  wire::Bytes blob = Record(seven, "k", "seven");
+  ASSERT_TRUE(AppendHiddenKeys(codec_, seven, {"secret", "other"}, blob).ok());
+  auto taken = StoreRemoteData(s_, std::make_shared<const wire::Bytes>(blob));
+  ASSERT_TRUE(taken.ok());
+  EXPECT_EQ(taken->size(), 1u);  // the data record only
+  EXPECT_EQ(Value(seven, PMIX_GDS_VIEW_REMOTE, "k"), "seven");
+  EXPECT_EQ(Value(seven, PMIX_GDS_VIEW_ALL, kHiddenKeysKey), "<absent>");
+  EXPECT_EQ((GetState().hidden[{"job", 7}]), (std::set<std::string>{"other", "secret"}));
+  // No names: nothing appended.
+  wire::Bytes none;
+  ASSERT_TRUE(AppendHiddenKeys(codec_, seven, {}, none).ok());
+  EXPECT_TRUE(none.empty());
+  GetState().hidden.clear();
+}
+
+TEST_F(ModexIngestTest, AMalformedHiddenKeysMarkerRefusesTheBlob) {
+  GetState().hidden.clear();
+  const pmix_proc_t seven = P("job", 7);
+  // The marker key with a string value instead of a string array.
+  wire::Bytes blob = Record(P("job", 8), "k", "eight");
+  wire::Bytes bad = Record(seven, kHiddenKeysKey, "secret");
+  blob.insert(blob.end(), bad.begin(), bad.end());
+  EXPECT_EQ(StoreRemoteData(s_, std::make_shared<const wire::Bytes>(blob)).status().code(),
+            PMIX_ERR_BAD_PARAM);
+  EXPECT_EQ(Value(P("job", 8), PMIX_GDS_VIEW_REMOTE, "k"), "<absent>");
+  // The marker beside other keys in one record.
+  wire::Infos kvs;
+  ASSERT_TRUE(kvs.Add("k", "v", PMIX_STRING).ok());
+  wire::Bytes names;
+  ASSERT_TRUE(AppendHiddenKeys(codec_, seven, {"secret"}, names).ok());
+  auto records = wire::DecodeProcDataBlob(names);
+  ASSERT_TRUE(records.ok());
+  ASSERT_TRUE(kvs.Append((*records)[0].kvs.view()[0]).ok());
+  wire::Bytes mixed;
+  ASSERT_TRUE(wire::AppendRecord(codec_, seven, kvs.view(), mixed).ok());
+  EXPECT_EQ(StoreRemoteData(s_, std::make_shared<const wire::Bytes>(mixed)).status().code(),
+            PMIX_ERR_BAD_PARAM);
+  // A marker for an invalid rank.
+  wire::Bytes undef;
+  ASSERT_TRUE(AppendHiddenKeys(codec_, P("job", PMIX_RANK_UNDEF), {"secret"}, undef).ok());
+  EXPECT_EQ(StoreRemoteData(s_, std::make_shared<const wire::Bytes>(undef)).status().code(),
+            PMIX_ERR_BAD_PARAM);
+  EXPECT_TRUE(GetState().hidden.empty());
 }
 
 }  // namespace

@@ -113,6 +113,19 @@ TEST_F(ModexStoreTest, OnlyLocalDataIsInvisibleRemotely) {
   EXPECT_EQ(store_.FetchAll(p0_, PMIX_GDS_VIEW_REMOTE).status().code(), PMIX_ERR_NOT_FOUND);
 }
 
+TEST_F(ModexStoreTest, HiddenKeysAreThoseNoScopeOfTheViewHolds) {
+  ASSERT_TRUE(Add(p0_, PMIX_LOCAL, {{"l1", "a"}, {"both", "b"}, {"l2", "c"}}).ok());
+  ASSERT_TRUE(Add(p0_, PMIX_REMOTE, {{"r", "d"}, {"both", "e"}}).ok());
+  ASSERT_TRUE(Add(p0_, PMIX_GLOBAL, {{"g", "f"}}).ok());
+  EXPECT_EQ(store_.HiddenKeys(p0_, PMIX_GDS_VIEW_REMOTE), (std::vector<std::string>{"l1", "l2"}));
+  EXPECT_EQ(store_.HiddenKeys(p0_, PMIX_GDS_VIEW_LOCAL), (std::vector<std::string>{"r"}));
+  EXPECT_TRUE(store_.HiddenKeys(p0_, PMIX_GDS_VIEW_ALL).empty());
+  EXPECT_TRUE(store_.HiddenKeys(P("job", 1), PMIX_GDS_VIEW_REMOTE).empty());
+  // Put again globally, a key is no longer hidden.
+  ASSERT_TRUE(Add(p0_, PMIX_GLOBAL, {{"l1", "g"}}).ok());
+  EXPECT_EQ(store_.HiddenKeys(p0_, PMIX_GDS_VIEW_REMOTE), (std::vector<std::string>{"l2"}));
+}
+
 TEST_F(ModexStoreTest, NewKeysAppendWithoutTouchingOlderRecords) {
   wire::Infos first = Kvs({{"a", "1"}});
   wire::Bytes one = Encode(p0_, first);
