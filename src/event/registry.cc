@@ -25,8 +25,11 @@ bool SourceInHandlerRange(const HandlerSpec& spec, const pmix_proc_t& source,
   }
 }
 
+// An event that names no affected process matches every handler, as in
+// OpenPMIx 4.2.2 (measured): the filter narrows only events that say whom
+// they affect.
 bool AffectsAny(const HandlerSpec& spec, const Event& event) {
-  if (spec.affected.empty()) return true;
+  if (spec.affected.empty() || event.affected.empty()) return true;
   for (const pmix_proc_t& p : event.affected) {
     if (AnyProcMatches(spec.affected, p)) return true;
   }

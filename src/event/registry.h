@@ -9,7 +9,8 @@
 // their source range (PMIX_RANGE / PMIX_EVENT_CUSTOM_RANGE; PROC_LOCAL =
 // the receiving process itself, NAMESPACE = its namespace, other ranges
 // any source), and, when they named affected procs, the event names at
-// least one of them as affected.
+// least one of them as affected or names none (OpenPMIx 4.2.2 delivers an
+// event without PMIX_EVENT_AFFECTED_PROC(S) to such handlers too).
 //
 // Within a category: registration order, with PMIX_EVENT_HDLR_PREPEND
 // placing a handler before those registered earlier (APPEND, the default,
