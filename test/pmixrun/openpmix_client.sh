@@ -7,14 +7,15 @@
 # collection, reads every rank's local value back and finalizes. The ranks are
 # given a topology file that does not exist, so PMIx_Load_topology succeeds
 # only by adopting the copy pmixrun shares (hwloc_base_verbose says which).
-# The example exits 0 whatever happens: its stderr is what tells. About 2 s.
+# Then jctrl.c (job-control declarations and a heartbeat monitor).
+# The examples exit 0 whatever happens: their stderr is what tells. About 3 s.
 #
 # make check exports top_builddir and top_srcdir; by hand:
 #   top_builddir=/tmp/b top_srcdir=. sh test/pmixrun/openpmix_client.sh
 . "$(dirname "$0")/common.sh"
 need
 . "$(dirname "$0")/common_examples.sh"
-build_examples client
+build_examples client jctrl
 
 # count N PATTERN: N lines of the run's stderr match PATTERN.
 count() {
@@ -34,6 +35,17 @@ if run client 0 -n $np -x PMIX_MCA_hwloc_topo_file=/nonexistent \
     if grep -iE "failed|wrong|LOCK WASN'T" "$work/client.err" >/dev/null; then
         fail "failure lines"
         grep -iE "failed|wrong|LOCK WASN'T" "$work/client.err" | sed 's/^/  /'
+    fi
+fi
+# jctrl: declares itself preemptible with a checkpoint method (sent with
+# no value type) and starts a heartbeat monitor; passes under Open MPI
+# 4.1's mpirun; pmixrun refused the declarations (NOT_SUPPORTED) before.
+if run jctrl 0 -n 2 "$work/jctrl"; then
+    n=$(grep -cE "^Client ns [^ ]+ rank [01]:PMIx_Finalize successfully completed\$" "$work/jctrl.err")
+    [ "$n" = 2 ] || fail "jctrl: $n of 2 ranks finalized"
+    if grep -iE "failed|wrong|LOCK WASN'T" "$work/jctrl.err" >/dev/null; then
+        fail "jctrl: failure lines"
+        grep -iE "failed|wrong|LOCK WASN'T" "$work/jctrl.err" | sed 's/^/  /'
     fi
 fi
 no_session_dirs_left

@@ -27,6 +27,14 @@
  *                               from the namespace, as OpenPMIx's dmodex
  *                               example does), commits, fences, reads the
  *                               next rank's, prints "nskey ok <nspace>"
+ *   pmixrun_client jctrl        every rank declares itself preemptible and
+ *                               its checkpoint method (the event
+ *                               PMIX_JCTRL_CHECKPOINT, as OpenPMIx's jctrl
+ *                               example does) with PMIx_Job_control; after
+ *                               a fence rank 0 asks its job to checkpoint
+ *                               as "ck1"; every rank waits (10 s at most)
+ *                               for the event naming "ck1", prints
+ *                               "jctrl ok <rank>"
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -260,6 +268,51 @@ static int ProcTable(uint32_t size) {
     return bad;
 }
 
+static volatile int checkpoint_seen;
+
+static void OnCheckpoint(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                         pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
+                         pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata) {
+    (void)id, (void)status, (void)source, (void)results, (void)nresults;
+    for (size_t i = 0; i < ninfo; ++i)
+        if (strcmp(info[i].key, PMIX_JOB_CTRL_CHECKPOINT) == 0 && info[i].value.type == PMIX_STRING &&
+            strcmp(info[i].value.data.string, "ck1") == 0)
+            checkpoint_seen = 1;
+    if (cbfunc != NULL) cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
+
+static int JobControl(void) {
+    pmix_status_t code = PMIX_JCTRL_CHECKPOINT;
+    if (PMIx_Register_event_handler(&code, 1, NULL, 0, OnCheckpoint, NULL, NULL) < 0) return 1;
+    pmix_info_t dirs[2];
+    bool yes = true;
+    PMIX_INFO_LOAD(&dirs[0], PMIX_JOB_CTRL_PREEMPTIBLE, &yes, PMIX_BOOL);
+    pmix_info_t *method;
+    PMIX_INFO_CREATE(method, 1);
+    code = PMIX_JCTRL_CHECKPOINT;
+    PMIX_INFO_LOAD(&method[0], PMIX_JOB_CTRL_CHECKPOINT_EVENT, &code, PMIX_STATUS);
+    pmix_data_array_t array = {PMIX_INFO, 1, method};
+    PMIX_INFO_LOAD(&dirs[1], PMIX_JOB_CTRL_CHECKPOINT_METHOD, &array, PMIX_DATA_ARRAY);
+    PMIX_INFO_FREE(method, 1);
+    pmix_status_t rc = PMIx_Job_control(NULL, 0, dirs, 2, NULL, NULL);
+    PMIX_INFO_DESTRUCT(&dirs[0]);
+    PMIX_INFO_DESTRUCT(&dirs[1]);
+    if (rc != PMIX_SUCCESS) return fprintf(stderr, "declare: %s\n", PMIx_Error_string(rc)), 1;
+    if (Fence() != 0) return 1;
+    if (me.rank == 0) {
+        pmix_info_t ck;
+        PMIX_INFO_LOAD(&ck, PMIX_JOB_CTRL_CHECKPOINT, "ck1", PMIX_STRING);
+        rc = PMIx_Job_control(NULL, 0, &ck, 1, NULL, NULL);
+        PMIX_INFO_DESTRUCT(&ck);
+        if (rc != PMIX_SUCCESS) return fprintf(stderr, "checkpoint: %s\n", PMIx_Error_string(rc)), 1;
+    }
+    const struct timespec tick = {0, 10000000L};
+    for (int i = 0; i < 1000 && !checkpoint_seen; ++i) nanosleep(&tick, NULL);
+    if (!checkpoint_seen) return fprintf(stderr, "rank %u: no checkpoint event\n", me.rank), 1;
+    printf("jctrl ok %u\n", me.rank);
+    return Fence();
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) return 2;
     pmix_status_t rc = PMIx_Init(&me, NULL, 0);
@@ -279,6 +332,8 @@ int main(int argc, char **argv) {
         bad = ServerKeys(argv[2]);
     } else if (strcmp(argv[1], "nskey") == 0) {
         bad = NamespaceKey();
+    } else if (strcmp(argv[1], "jctrl") == 0) {
+        bad = JobControl();
     } else if (strcmp(argv[1], "env") == 0 && argc > 2) {
         const char *v = getenv(argv[2]);
         printf("rank %u %s=%s\n", me.rank, argv[2], v ? v : "(unset)");

@@ -61,6 +61,11 @@ fi
 
 # --- namespaces as production launchers name them: <base>@<n>, never "pmix..." ---
 # (a key made from the namespace is then not a reserved key)
+# Job-control declarations (OpenPMIx's jctrl example makes them; refused
+# as NOT_SUPPORTED before) and a checkpoint told through the declared event.
+if run jctrl 0 -n 3 "$client" jctrl; then
+    for r in 0 1 2; do expect_in jctrl out "jctrl ok $r"; done
+fi
 if run nskey 0 -n 2 "$client" nskey; then
     expect_in nskey out "nskey ok "
     grep -q "nskey ok pmix" "$work/nskey.out" && fail "nskey: the namespace starts with pmix"
