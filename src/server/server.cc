@@ -75,7 +75,8 @@ Status Configure(Server& s, std::span<const pmix_info_t> info) {
   }
   std::string nspace = InfoString(info, PMIX_SERVER_NSPACE).value_or(DefaultServerNspace());
   if (nspace.size() > PMIX_MAX_NSLEN) return PMIX_ERR_BAD_PARAM;
-  PMIx_Load_procid(&s.myproc, nspace.c_str(), InfoU32(info, PMIX_SERVER_RANK).value_or(0));
+  PMIx_Load_procid(&s.myproc, nspace.c_str(),
+                   InfoU32(info, PMIX_SERVER_RANK).value_or(DefaultServerRank()));
   s.uid = ::geteuid();
   s.gid = ::getegid();
   s.system_tmpdir = InfoString(info, PMIX_SYSTEM_TMPDIR).value_or("");

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 
 #include "pmix.h"
@@ -10,7 +11,12 @@
 
 namespace pmix::server {
 
-std::string DefaultServerNspace() { return "pmix-server:" + std::to_string(::getpid()); }
+std::string DefaultServerNspace() {
+  const char* env = std::getenv("PMIX_SERVER_NAMESPACE");
+  return env != nullptr && *env != '\0' ? env : "pmix-server";
+}
+
+pmix_rank_t DefaultServerRank() { return static_cast<pmix_rank_t>(::getpid()); }
 
 std::string ServerUriValue(const Server& s) {
   const std::string uri = ToolUri(s);

@@ -16,9 +16,14 @@
 
 namespace pmix::server {
 
-// The server's own namespace when the host gives no PMIX_SERVER_NSPACE to
-// PMIx_server_init: "pmix-server:<pid>", as OpenPMIx names it.
+// The server's own identity when the host gives no PMIX_SERVER_NSPACE /
+// PMIX_SERVER_RANK to PMIx_server_init, as OpenPMIx 4.2.2 names it
+// (measured): namespace "pmix-server" (or $PMIX_SERVER_NAMESPACE), rank the
+// process's pid. ($PMIX_SERVER_RANK, which OpenPMIx also reads, is not: a
+// pmixx server exports it to the processes it starts, so a server started
+// by another, e.g. a scheduler run as a job, would take its parent's rank.)
 std::string DefaultServerNspace();
+pmix_rank_t DefaultServerRank();
 
 // The server's URI as OpenPMIx gives it: "<nspace>.<rank>;<uri>", where
 // uri is the one tools reach it by (server_rendezvous.h ToolUri: its TCP

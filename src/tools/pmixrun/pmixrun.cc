@@ -115,6 +115,8 @@ int StartServer(const Site& site, const Options& opts) {
   // One topology discovery for the whole job: the ranks adopt ours.
   (void)PMIx_Info_load(&info[n++], PMIX_SERVER_SHARE_TOPOLOGY, &yes, PMIX_BOOL);
   (void)PMIx_Info_load(&info[n++], PMIX_SERVER_NSPACE, server_nspace.c_str(), PMIX_STRING);
+  pmix_rank_t server_rank = 0;  // the library's default would be the pid (as OpenPMIx)
+  (void)PMIx_Info_load(&info[n++], PMIX_SERVER_RANK, &server_rank, PMIX_PROC_RANK);
   (void)PMIx_Info_load(&info[n++], PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
   (void)PMIx_Info_load(&info[n++], PMIX_SERVER_SESSION_SUPPORT, &yes, PMIX_BOOL);
   if (opts.system_server)
