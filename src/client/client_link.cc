@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "mca/bfrops/base/bfrops_base.h"
+#include "mca/gds/base/gds_base.h"
 #include "mca/psec/base/psec_base.h"
 #include "mca/ptl/base/frame_io.h"
 #include "mca/ptl/base/ptl_base.h"
@@ -86,6 +87,16 @@ Result<wire::Hello> MakeHello(const std::string& role, const pmix_proc_t& me,
   hello.nspace = me.nspace;
   hello.rank = me.rank;
   hello.pid = static_cast<uint32_t>(::getpid());
+  // The regions this process can map: a server whose regions are of
+  // another module (this process chose PMIX_MCA_gds=hash) sends the bytes.
+  // When the framework cannot say, none: everything comes inline.
+  hello.regions.emplace();
+  if (auto attachable = gds::AttachableModules(); attachable.ok()) {
+    for (const std::string& name : *attachable) {
+      if (!hello.regions->empty()) *hello.regions += ',';
+      *hello.regions += name;
+    }
+  }
   if (!directives.empty()) {
     wire::Writer w(*codec);
     w.InfoArray(directives);

@@ -368,6 +368,12 @@ void OnHello(Server& s, const ConnPtr& conn, ptl::Frame&& frame) {
   // Until the host agrees, the peer's messages (none expected) are ignored
   // and its loss only drops it.
   conn->SetHandlers([](ptl::Frame&&) {}, [](Status) {});
+  // A peer that cannot attach the regions job data and fence results live
+  // in here (it chose another gds, e.g. PMIX_MCA_gds=hash in its own
+  // environment) gets every region's bytes inline, as over TCP.
+  if (auto regions = gds::RegionModule();
+      regions.ok() && *regions != nullptr && !hello->CanAttach((*regions)->name))
+    conn->StopPassingFds();
   if (hello->role == "tool") return AdmitTool(s, conn, frame, *hello);
   if (hello->role != "client") {
     Refuse(conn, frame, PMIX_ERR_NOT_SUPPORTED, "unknown role");

@@ -135,8 +135,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Close(Status why);
   bool closed() const { return closed_; }
   int fd() const { return fd_.get(); }
-  // Whether frames can carry descriptors here (a Unix socket).
+  // Whether frames can carry descriptors here (a Unix socket, and the
+  // peer can use them).
   bool can_pass_fds() const { return can_pass_fds_; }
+  // This side sends the peer no descriptors from now on: it cannot use
+  // them (a client without the gds module of the server's regions, which
+  // then gets their bytes inline). Progress thread.
+  void StopPassingFds() { can_pass_fds_ = false; }
   const pmix_bfrops_module_t* codec() const { return codec_; }
   // The server learns the codec from the peer's hello (first frame).
   void set_codec(const pmix_bfrops_module_t* codec) { codec_ = codec; }

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstring>
 
+#include "src/common/text.h"
+
 namespace pmix::wire {
 namespace {
 
@@ -50,9 +52,19 @@ Result<std::vector<std::string>> DecodeFields(std::span<const uint8_t> bytes) {
   return fields;
 }
 
+bool Hello::CanAttach(std::string_view module) const {
+  if (!regions.has_value()) return true;
+  for (const std::string& name : SplitCommas(*regions)) {
+    if (name == module) return true;
+  }
+  return false;
+}
+
 Bytes Hello::Encode() const {
-  return EncodeFields({protocol, version, role, codec, psec, credential, nspace,
-                       std::to_string(rank), std::to_string(pid), info});
+  std::vector<std::string> fields = {protocol, version, role, codec, psec, credential, nspace,
+                                     std::to_string(rank), std::to_string(pid), info};
+  if (regions.has_value()) fields.push_back(*regions);
+  return EncodeFields(fields);
 }
 
 Result<Hello> Hello::Decode(std::span<const uint8_t> bytes) {
@@ -70,6 +82,7 @@ Result<Hello> Hello::Decode(std::span<const uint8_t> bytes) {
   h.nspace = f[6];
   if (!ParseU32(f[7], &h.rank) || !ParseU32(f[8], &h.pid)) return Status(PMIX_ERR_UNPACK_FAILURE);
   if (f.size() > 9) h.info = f[9];
+  if (f.size() > 10) h.regions = f[10];
   if (h.nspace.size() > PMIX_MAX_NSLEN || std::memchr(h.nspace.data(), 0, h.nspace.size()))
     return Status(PMIX_ERR_BAD_PARAM);
   return h;

@@ -14,8 +14,10 @@
 #define PMIXX_SRC_WIRE_PROTOCOL_H
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "src/common/status.h"
@@ -78,6 +80,17 @@ struct Hello {
   // A tool's PMIx_tool_init directives, packed with `codec` as an info
   // array (empty: none). Optional on the wire (a 9-field hello has none).
   std::string info;
+  // The gds modules whose shared regions the peer can attach
+  // (gds::AttachableModules), comma-separated; "" for none (a client
+  // started with PMIX_MCA_gds=hash). The server sends a peer that cannot
+  // attach its regions their bytes inline instead of descriptors.
+  // Optional on the wire (an 11th field): absent, the peer did not say,
+  // and is sent descriptors wherever the connection carries them.
+  std::optional<std::string> regions;
+
+  // Whether the peer can attach regions of the gds module named `module`:
+  // it is in `regions`, or the peer did not say.
+  bool CanAttach(std::string_view module) const;
 
   Bytes Encode() const;
   static Result<Hello> Decode(std::span<const uint8_t> bytes);

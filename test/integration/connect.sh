@@ -19,6 +19,15 @@ run_host connect-n1 -n 1 --timeout 60 -- "$connect_client"
 run_host connect-n4 -n 4 --timeout 60 -- "$connect_client"
 run_host connect-extra -n 2 --extra-nspace --timeout 60 -- "$connect_client" extra
 if [ "$PMIXX_TEST_LIB" = ours ]; then
+    # Clients that chose PMIX_MCA_gds=hash (their environment only) against
+    # a shmem server: the other namespace's job data reaches them inline.
+    run_host connect-extra-client-hash -n 2 --extra-nspace --timeout 60 -- \
+        env PMIX_MCA_gds=hash "$connect_client" extra
+    # And a PMIX_MCA_gds=hash server (images on its heap, sent inline).
+    PMIX_MCA_gds=hash run_host connect-extra-hash -n 2 --extra-nspace --timeout 60 -- \
+        "$connect_client" extra
+fi
+if [ "$PMIXX_TEST_LIB" = ours ]; then
     # pmixx decisions: a NULL connect upcall is no obstacle for local procs,
     # a participant's death fails the collective.
     run_host connect-noupcalls -n 3 --without-upcalls connect,spawn --timeout 60 -- \

@@ -2,13 +2,15 @@
 # The job-data image in the welcome (src/wire/job_image.h): local clients
 # on the Unix socket map the server's sealed memfd (one mapping, no
 # descriptor kept, no name in /dev/shm or the tmpdir), clients of a
-# PMIX_MCA_gds=hash server or on TCP get the bytes inline; all three answer
+# PMIX_MCA_gds=hash server, on TCP, or that chose PMIX_MCA_gds=hash
+# themselves (in their own environment only: a shmem server) get the bytes
+# inline; all four answer
 # every job-level and derived key the same (dumps compared), also for a
 # second node's ranks; another namespace's image comes in a get reply;
-# a new generation after the clients connected reaches them.
+# a new generation after the clients connected reaches them (all four ways).
 . "$(dirname "$0")/common.sh"
 ours_only "gds/shmem and the image transfer are pmixx's"
-mkdir -p "$work/shared" "$work/hash" "$work/tcp"
+mkdir -p "$work/shared" "$work/hash" "$work/tcp" "$work/clienthash"
 PMIXX_IMAGE_FOREIGN=1 PMIXX_IMAGE_DUMP="$work/shared" \
     run_host image-shared -n 4 --remote-procs 2 --extra-nspace --timeout 60 -- \
     "$clients/client_image" shared
@@ -18,11 +20,14 @@ PMIX_MCA_gds=hash PMIXX_IMAGE_FOREIGN=1 PMIXX_IMAGE_DUMP="$work/hash" \
 PMIXX_IMAGE_FOREIGN=1 PMIXX_IMAGE_DUMP="$work/tcp" \
     run_host image-tcp -n 4 --tcp --remote-procs 2 --extra-nspace --timeout 60 -- \
     "$clients/client_image" inline
+PMIXX_IMAGE_FOREIGN=1 PMIXX_IMAGE_DUMP="$work/clienthash" \
+    run_host image-client-hash -n 4 --remote-procs 2 --extra-nspace --timeout 60 -- \
+    env PMIX_MCA_gds=hash "$clients/client_image" inline
 for r in 0 1 2 3; do
     [ -s "$work/shared/$r" ] || { fail "rank $r wrote no dump"; continue; }
     # the job id is the namespace, unique per run
     grep -v "pmix.jobid" "$work/shared/$r" > "$work/shared.$r"
-    for mode in hash tcp; do
+    for mode in hash tcp clienthash; do
         grep -v "pmix.jobid" "$work/$mode/$r" > "$work/$mode.$r"
         if ! diff "$work/shared.$r" "$work/$mode.$r" > "$work/diff.$mode.$r" 2>&1; then
             fail "rank $r: shmem and $mode answer differently"
@@ -39,4 +44,6 @@ PMIXX_IMAGE_UPDATE=1 run_host image-update-tcp -n 2 --tcp --update-job --timeout
     "$clients/client_image" inline
 PMIX_MCA_gds=hash PMIXX_IMAGE_UPDATE=1 run_host image-update-hash -n 2 --update-job \
     --timeout 60 -- "$clients/client_image" inline
+PMIXX_IMAGE_UPDATE=1 run_host image-update-client-hash -n 2 --update-job --timeout 60 -- \
+    env PMIX_MCA_gds=hash "$clients/client_image" inline
 finish

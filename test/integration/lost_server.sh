@@ -3,7 +3,9 @@
 # cannot complete, ones in a Get the server holds); the test SIGKILLs the
 # host. Every blocked call must fail and idle clients must get the
 # PMIX_ERR_LOST_CONNECTION event, instead of hanging (each client reports
-# which event its default handler saw).
+# which event its default handler saw). The job data the dead server shared
+# (gds/shmem: sealed memfds, which have no name) leaves nothing behind: no
+# regular file in its tmpdir, nothing in /dev/shm naming the job.
 . "$(dirname "$0")/common.sh"
 
 # wait_files DIR PATTERN COUNT SECONDS
@@ -22,7 +24,8 @@ lost_server() {
     d="$work/$name"
     mkdir -p "$d/out" "$d/tmp"
     say "RUN $name: pmix_test_host -n $n $* -- client_lost_server $mode, then SIGKILL the host"
-    "$host" -n "$n" --tmpdir "$d/tmp" --timeout 40 "$@" -- \
+    ns="pmixx-lost-$$-$name"
+    "$host" -n "$n" --nspace "$ns" --tmpdir "$d/tmp" --timeout 40 "$@" -- \
         "$clients/client_lost_server" "$d/out" "$mode" > "$d/host.out" 2> "$d/host.err" &
     pid=$!   # the host itself (its own alarm bounds it), so the kill hits the server
     if ! wait_files "$d/out" '\.waiting$' "$n" 20; then
@@ -40,6 +43,10 @@ lost_server() {
     for f in "$d"/out/*.fail "$d"/out/*.hang; do
         [ -f "$f" ] && fail "$name: rank $(basename "$f"): ${f##*.} $(cat "$f")"
     done
+    left=$(find "$d/tmp" -type f 2>/dev/null)
+    [ -z "$left" ] || fail "$name: files left in the dead server's tmpdir: $left"
+    left=$(ls /dev/shm 2>/dev/null | grep -F -- "$ns")
+    [ -z "$left" ] || fail "$name: /dev/shm entries of the job left: $left"
 }
 
 lost_server lost-server-idle-n2 2 idle

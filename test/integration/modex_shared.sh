@@ -5,7 +5,8 @@
 # more in a few shared memfd chunks and passes their descriptors with the
 # records' places: one mapping per chunk, none new at the second fence,
 # also for 72 records of 9 commits of 8 ranks), over TCP and with
-# PMIX_MCA_gds=hash (no module with shared regions) as bytes inline; across
+# PMIX_MCA_gds=hash (no module with shared regions: in the server's
+# environment, or in the clients' only) as bytes inline; across
 # two nodes (the host's fence_nb) the other node's records
 # come along. Every rank checks every peer's blob byte for byte, an
 # internal value stored about a peer, and data of an earlier fence after a
@@ -17,7 +18,7 @@ big() {
     name=$1 BIGBLOB_EXPECT=$2 BIGBLOB_SIZE=$3 BIGBLOB_COMMITS=$4
     shift 4
     export BIGBLOB_EXPECT BIGBLOB_SIZE BIGBLOB_COMMITS
-    run_host "$name" "$@" --timeout 90 -- "$clients/client_bigblob"
+    run_host "$name" "$@" --timeout 90 -- env ${BIGBLOB_CLIENT_ENV:-} "$clients/client_bigblob"
 }
 
 BIGBLOB_MAPS=1
@@ -32,5 +33,11 @@ PMIX_MCA_gds=hash
 export PMIX_MCA_gds
 big bigblob-hash inline 1048576 1 -n 4
 unset PMIX_MCA_gds
+# A client that chose PMIX_MCA_gds=hash itself (its environment only)
+# against a shmem server: the records inline to it.
+BIGBLOB_CLIENT_ENV=PMIX_MCA_gds=hash
+big bigblob-client-hash inline 1048576 1 -n 4
+big bigblob-client-hash-72 inline 70000 9 -n 8
+unset BIGBLOB_CLIENT_ENV
 big bigblob-2nodes shared 200000 1 -n 2 --remote-procs 2
 finish

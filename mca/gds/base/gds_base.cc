@@ -68,6 +68,17 @@ Result<const pmix_gds_module_t*> RegionModule() {
   return static_cast<const pmix_gds_module_t*>(nullptr);
 }
 
+Result<std::vector<std::string>> AttachableModules() {
+  auto modules = Modules();
+  PMIX_RETURN_IF_ERROR(modules.status());
+  std::vector<std::string> names;
+  for (const mca::SelectedModule& selected : *modules) {
+    auto* module = static_cast<const pmix_gds_module_t*>(selected.module);
+    if (module->region_attach != nullptr) names.emplace_back(module->name);
+  }
+  return names;
+}
+
 Result<const pmix_gds_module_t*> ByName(std::string_view name) {
   auto modules = Modules();
   PMIX_RETURN_IF_ERROR(modules.status());

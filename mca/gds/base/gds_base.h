@@ -8,7 +8,8 @@
 // (where the server lays out job-data images), nullptr when none is
 // selected (images then live on the heap); ByName() finds a selected
 // module by component name (a client attaches regions with the module its
-// server names). All ensure the framework first and return its error if
+// server names); AttachableModules() lists the selected modules that
+// attach shared regions. All ensure the framework first and return its error if
 // that fails; PMIX_ERR_NOT_FOUND when no selected module has that name.
 // Thread-safe.
 //
@@ -36,6 +37,11 @@ class Image;  // image.h
 Result<const pmix_gds_module_t*> Default();
 Result<const pmix_gds_module_t*> RegionModule();
 Result<const pmix_gds_module_t*> ByName(std::string_view name);
+// The names of the selected modules whose shared regions this process can
+// attach (region_attach set), in selection order: what a client tells its
+// server (wire::Hello::regions). Empty when none is selected (e.g.
+// PMIX_MCA_gds=hash).
+Result<std::vector<std::string>> AttachableModules();
 
 // An owned info array as returned by a module's fetch().
 class InfoArray {

@@ -15,7 +15,7 @@
  * host's --extra-nspace), which comes in a get reply (a second mapping
  * in shared mode). With PMIXX_IMAGE_UPDATE=1 it waits for the host's
  * --update-job resource to appear (a new image generation pushed to it;
- * the old one unmapped).
+ * the old one unmapped). After PMIx_Finalize nothing is mapped any more.
  */
 #include "test/host/clients/client_util.h" /* first: it sets _GNU_SOURCE */
 
@@ -172,5 +172,8 @@ int main(int argc, char **argv) {
     }
     Note("image %s ok (%d mappings)", argv[1], mapped);
     ClientFinalize();
+    /* Finalized: no region of the job data is mapped or held any more. */
+    CHECK(RegionMappings() == 0, "%d region mappings after PMIx_Finalize", RegionMappings());
+    CHECK(MemfdDescriptors() == 0, "memfd descriptors kept after PMIx_Finalize");
     return 0;
 }

@@ -23,6 +23,27 @@ TEST(GdsBase, DefaultIsHash) {
   EXPECT_EQ(ByName("nosuch").status().code(), PMIX_ERR_NOT_FOUND);
 }
 
+// What a client tells its server it can attach: the selected modules with
+// shared regions, the region module first; never a module without them.
+TEST(GdsBase, AttachableModulesAreTheSelectedOnesWithRegions) {
+  auto names = AttachableModules();
+  ASSERT_TRUE(names.ok()) << names.status().code();
+  auto regions = RegionModule();
+  ASSERT_TRUE(regions.ok());
+  if (*regions == nullptr) {
+    EXPECT_TRUE(names->empty());
+  } else {
+    ASSERT_FALSE(names->empty());
+    EXPECT_EQ(names->front(), (*regions)->name);
+  }
+  for (const std::string& name : *names) {
+    auto module = ByName(name);
+    ASSERT_TRUE(module.ok()) << name;
+    EXPECT_NE((*module)->region_attach, nullptr) << name;
+  }
+  for (const std::string& name : *names) EXPECT_NE(name, "hash");
+}
+
 TEST(GdsBase, StoreWrapperRoundTrips) {
   auto module = Default();
   ASSERT_TRUE(module.ok());

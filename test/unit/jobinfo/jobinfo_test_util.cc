@@ -2,6 +2,8 @@
 
 #include "mca/gds/base/image.h"
 
+#include <fcntl.h>
+
 #include <cstring>
 
 #include "src/common/print.h"
@@ -107,7 +109,12 @@ Result<Summary> IngestTest::Run(const char* nspace, int nlocal, const Infos& inf
 
 // Every image gives back an equivalent registration: ingested into a fresh
 // store, it answers exactly as the original (what the server relies on to
-// register a namespace again with additions).
+// register a namespace again with additions). And the same image answers
+// every realm and derived key the same in every medium (one matrix over
+// every registration of these tests: Open MPI's, Slurm's, ...): on the
+// heap (a gds/hash server's, or a copy received inline), in a sealed
+// region of each selected module with shared regions as its maker reads
+// it (gds/shmem), and as another process attaches it by descriptor.
 void IngestTest::CheckRegistrationRoundTrip(const char* nspace, int nlocal, const Context& ctx) {
   auto image = store_->FindImage(nspace);
   ASSERT_NE(image, nullptr);
@@ -115,21 +122,50 @@ void IngestTest::CheckRegistrationRoundTrip(const char* nspace, int nlocal, cons
   ASSERT_TRUE(registration.ok()) << registration.status().code();
   auto module = gds::Default();
   ASSERT_TRUE(module.ok());
-  auto fresh = gds::Store::Create(*module);
-  ASSERT_TRUE(fresh.ok());
-  std::optional<gds::Store> original(std::move(*store_));
-  store_.emplace(std::move(*fresh));
-  auto again = Ingest(*store_, nspace, nlocal, registration->view(), ctx);
-  ASSERT_TRUE(again.ok()) << again.status().code();
-  auto replayed = Snapshot(nspace);
-  std::swap(store_, original);
   auto expected = Snapshot(nspace);
   // Sessions other namespaces brought are not part of this registration.
   std::erase_if(expected, [&image](const auto& kv) {
     if (kv.first.rfind("4/", 0) != 0) return false;
     return !image->HasSession(static_cast<uint32_t>(std::stoul(kv.first.substr(2))));
   });
-  EXPECT_EQ(replayed, expected) << "registration round trip of " << nspace;
+  std::vector<const pmix_gds_module_t*> media = {ctx.medium};
+  if (auto shared = gds::AttachableModules(); shared.ok()) {
+    for (const std::string& name : *shared) media.push_back(gds::ByName(name).value());
+  }
+  if (ctx.medium != nullptr) media.push_back(nullptr);
+  for (const pmix_gds_module_t* medium : media) {
+    std::string label = medium != nullptr ? medium->name : "heap";
+    auto fresh = gds::Store::Create(*module);
+    ASSERT_TRUE(fresh.ok());
+    Context in = ctx;
+    in.medium = medium;
+    auto again = Ingest(*fresh, nspace, nlocal, registration->view(), in);
+    ASSERT_TRUE(again.ok()) << again.status().code() << " " << label;
+    auto laid_out = fresh->FindImage(nspace);
+    ASSERT_NE(laid_out, nullptr);
+    EXPECT_EQ(laid_out->region().medium(), label);
+    std::optional<gds::Store> original(std::move(*store_));
+    store_.emplace(std::move(*fresh));
+    auto replayed = Snapshot(nspace);
+    std::swap(store_, original);
+    EXPECT_EQ(replayed, expected) << "registration round trip of " << nspace << " in " << label;
+    if (medium == nullptr) continue;
+    // As a client of this node gets it: the sealed region's descriptor.
+    int fd = ::fcntl(laid_out->region().fd(), F_DUPFD_CLOEXEC, 0);
+    ASSERT_GE(fd, 0) << label;
+    auto attached = gds::Region::Attach(medium, fd, laid_out->region().size());
+    ASSERT_TRUE(attached.ok()) << attached.status().code() << " " << label;
+    auto opened = gds::Image::Open(std::move(*attached));
+    ASSERT_TRUE(opened.ok()) << opened.status().code() << " " << label;
+    auto client = gds::Store::Create(*module);
+    ASSERT_TRUE(client.ok());
+    client->AttachImage(std::move(*opened));
+    original.emplace(std::move(*store_));
+    store_.emplace(std::move(*client));
+    auto mapped = Snapshot(nspace);
+    std::swap(store_, original);
+    EXPECT_EQ(mapped, expected) << nspace << " attached by descriptor (" << label << ")";
+  }
 }
 
 gds::ValuePtr IngestTest::Get(const char* nspace, pmix_rank_t rank, const char* key,
@@ -194,6 +230,25 @@ std::map<std::string, std::string> IngestTest::Snapshot(const char* nspace) cons
     for (const pmix_info_t& kv : kvs->view()) out[prefix + "/" + kv.key] = Describe(kv.value);
   };
   add("job", job, gds::Where::Job());
+  // Each rank's keys derived on demand (image.h), one by one: the first
+  // ranks, the last and one past it.
+  uint32_t size = 0;
+  if (auto v = store_->FetchValue(job, gds::Where::Job(), PMIX_GDS_VIEW_ALL, PMIX_JOB_SIZE);
+      v.ok() && (*v)->type == PMIX_UINT32)
+    size = (*v)->data.uint32;
+  std::vector<pmix_rank_t> ranks;
+  for (pmix_rank_t r = 0; r < std::min<uint32_t>(size, 16); ++r) ranks.push_back(r);
+  if (size > 16) ranks.push_back(size - 1);
+  ranks.push_back(size);
+  for (pmix_rank_t r : ranks) {
+    for (const char* key : {PMIX_HOSTNAME, PMIX_NODEID, PMIX_LOCAL_RANK, PMIX_NODE_RANK,
+                            PMIX_APPNUM, PMIX_APP_RANK, PMIX_GLOBAL_RANK}) {
+      auto v = store_->FetchValue(Proc(nspace, r), gds::Where::Proc(), PMIX_GDS_VIEW_ALL, key);
+      if (v.ok() || v.status().code() != PMIX_ERR_NOT_FOUND)
+        out["derived/" + std::to_string(r) + "/" + key] =
+            v.ok() ? Describe(**v) : "status " + std::to_string(v.status().code());
+    }
+  }
   const pmix_gds_realm_t realms[] = {PMIX_GDS_REALM_PROC, PMIX_GDS_REALM_APP, PMIX_GDS_REALM_NODE,
                                      PMIX_GDS_REALM_SESSION};
   for (pmix_gds_realm_t realm : realms) {

@@ -135,6 +135,17 @@ class RawPeer {
   // server's answer (its first field is the status) or nullopt.
   std::optional<std::vector<std::string>> Hello(const char* nspace, pmix_rank_t rank,
                                                 std::chrono::milliseconds wait) {
+    auto reply = HelloFrame(nspace, rank, wait);
+    if (!reply) return std::nullopt;
+    auto fields = wire::DecodeFields(reply->payload);
+    if (!fields.ok() || fields->empty()) return std::nullopt;
+    return *fields;
+  }
+  // The same, the whole answer (with the descriptors it carried); regions:
+  // the hello's field of that name (wire::Hello), not said when nullopt.
+  std::optional<ptl::Frame> HelloFrame(const char* nspace, pmix_rank_t rank,
+                                       std::chrono::milliseconds wait,
+                                       std::optional<std::string> regions = std::nullopt) {
     wire::Hello h;
     h.version = "test";
     h.role = "client";
@@ -143,12 +154,9 @@ class RawPeer {
     h.nspace = nspace;
     h.rank = rank;
     h.pid = static_cast<uint32_t>(::getpid());
+    h.regions = std::move(regions);
     if (!Send(static_cast<uint16_t>(wire::Msg::kHello), 1, h.Encode())) return std::nullopt;
-    auto reply = Recv(wait);
-    if (!reply) return std::nullopt;
-    auto fields = wire::DecodeFields(reply->payload);
-    if (!fields.ok() || fields->empty()) return std::nullopt;
-    return *fields;
+    return Recv(wait);
   }
 
  private:

@@ -288,5 +288,46 @@ TEST_F(JobImageTest, TruncatedOrCorruptedInlineBytesAreRefused) {
   EXPECT_FALSE(UnpackImage(r, none, kNspace).ok());
 }
 
+// A sealed memory file of the announced size whose bytes are not a valid
+// image -- a truncated image (a segment cut short), a corrupted header, or
+// flipped bytes anywhere -- passes the region checks but not the image's:
+// an error, never a crash, and no descriptor or mapping left.
+TEST_F(JobImageTest, ASealedRegionOfTruncatedOrCorruptedBytesIsRefused) {
+  auto heap = Build(nullptr);
+  ASSERT_NE(heap, nullptr);
+  std::vector<uint8_t> bytes(heap->region().bytes().begin(), heap->region().bytes().end());
+  auto sealed = [](std::span<const uint8_t> b) {
+    int fd = ::memfd_create("forged", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    EXPECT_GE(fd, 0);
+    EXPECT_EQ(::write(fd, b.data(), b.size()), static_cast<ssize_t>(b.size()));
+    EXPECT_EQ(::fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL),
+              0);
+    std::vector<ptl::Fd> v;
+    v.push_back(ptl::Fd(fd));
+    return v;
+  };
+  size_t before = OpenFdCount();
+  // The whole image, sealed by hand: accepted (the forgery is sound).
+  {
+    auto whole = Forged("shmem", 0, bytes.size(), sealed(bytes));
+    ASSERT_TRUE(whole.ok()) << whole.status().code();
+    EXPECT_EQ(Answers(**whole), Answers(*heap));
+  }
+  for (size_t len : {size_t{1}, size_t{16}, bytes.size() / 2, bytes.size() - 1}) {
+    auto cut = Forged("shmem", 0, len, sealed(std::span<const uint8_t>(bytes.data(), len)));
+    EXPECT_FALSE(cut.ok()) << "truncated to " << len;
+  }
+  std::vector<uint8_t> bad = bytes;
+  bad[0] ^= 0xFF;
+  EXPECT_FALSE(Forged("shmem", 0, bad.size(), sealed(bad)).ok()) << "bad magic";
+  for (size_t at = 0; at < bytes.size(); at += std::max<size_t>(1, bytes.size() / 61)) {
+    bad = bytes;
+    bad[at] ^= 0x5A;
+    auto image = Forged("shmem", 0, bad.size(), sealed(bad));
+    if (image.ok() && *image != nullptr) (void)Answers(**image);
+  }
+  EXPECT_EQ(OpenFdCount(), before);
+}
+
 }  // namespace
 }  // namespace pmix::wire

@@ -71,6 +71,36 @@ TEST(Hello, CarriesAToolsDirectivesAndAcceptsNineFields) {
   auto old = Hello::Decode(nine);
   ASSERT_TRUE(old.ok());
   EXPECT_TRUE(old->info.empty());
+  EXPECT_FALSE(old->regions.has_value());
+}
+
+// The regions a peer can attach: said ("" for none, or a list), or not
+// said (an older hello: descriptors as before).
+TEST(Hello, SaysWhichRegionsThePeerAttaches) {
+  Hello h;
+  h.role = "client";
+  EXPECT_TRUE(h.CanAttach("shmem"));  // not said
+  auto ten = Hello::Decode(h.Encode());
+  ASSERT_TRUE(ten.ok());
+  EXPECT_FALSE(ten->regions.has_value());
+  EXPECT_TRUE(ten->CanAttach("shmem"));
+
+  h.regions = "";
+  auto none = Hello::Decode(h.Encode());
+  ASSERT_TRUE(none.ok());
+  ASSERT_TRUE(none->regions.has_value());
+  EXPECT_EQ(*none->regions, "");
+  EXPECT_FALSE(none->CanAttach("shmem"));
+  EXPECT_FALSE(none->CanAttach(""));
+
+  h.regions = "other,shmem";
+  auto two = Hello::Decode(h.Encode());
+  ASSERT_TRUE(two.ok());
+  EXPECT_EQ(two->regions, std::optional<std::string>("other,shmem"));
+  EXPECT_TRUE(two->CanAttach("shmem"));
+  EXPECT_TRUE(two->CanAttach("other"));
+  EXPECT_FALSE(two->CanAttach("shm"));
+  EXPECT_FALSE(two->CanAttach("hash"));
 }
 
 class Body : public ::testing::Test {
