@@ -50,12 +50,31 @@ Status PeerData::Add(const pmix_bfrops_module_t* codec, std::span<const wire::Sh
   }
   {
     std::unique_lock<std::shared_mutex> lock(mu_);
+    // Processes that had data already: indexed now, so that what the new
+    // records replace (and the part or region holding it) goes at once
+    // instead of staying until a Get about them (bounded memory and
+    // mappings over any number of fences). A first arrival stays lazy.
+    struct Touched {
+      const Key* who;
+      Entry* entry;
+      bool held;  // it had data before this call
+    };
+    std::vector<Touched> touched;
     for (size_t i = 0; i < parts.size(); ++i) {
       for (const wire::RecordRef& ref : indexed[i]) {
         if (ref.proc.rank == PMIX_RANK_WILDCARD || PMIx_Check_procid(&ref.proc, &self)) continue;
-        procs_[Key{NspaceOf(ref.proc), ref.proc.rank}].pending.push_back(
-            Span{codec, parts[i].data, ref.kvs_offset, ref.kvs_size});
+        auto it = procs_.try_emplace(Key{NspaceOf(ref.proc), ref.proc.rank}).first;
+        Entry& e = it->second;
+        if (!e.touched) {
+          e.touched = true;
+          touched.push_back({&it->first, &e, !e.pending.empty() || !e.values.empty()});
+        }
+        e.pending.push_back(Span{codec, parts[i].data, ref.kvs_offset, ref.kvs_size});
       }
+    }
+    for (const Touched& t : touched) {
+      t.entry->touched = false;
+      if (t.held) Index(*t.who, *t.entry).ok();  // what is malformed is logged and dropped, as by a Get
     }
   }
   if (jobs != nullptr)

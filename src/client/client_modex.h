@@ -6,7 +6,11 @@
 // a Get then decodes the one value it returns, straight from the kept
 // bytes, which is the copy a Get hands out anyway. A fence thus costs the
 // client one pass over the record headers, a process nobody asks about is
-// never looked at, and no value is held twice.
+// never looked at, and no value is held twice. When records come for a
+// process that has data here already (a later fence), its records are
+// indexed as they come, so that the values they replace -- and the bytes
+// or mapped region holding them -- go at once: a client holds the latest
+// value of each key, whatever the number of fences, Gets or not.
 //
 // This is the only home of other processes' committed data in the client:
 // the gds cache (client_state.h) holds the job description, this process's
@@ -84,6 +88,7 @@ class PeerData {
   struct Entry {
     std::vector<Span> pending;                      // records' kvs, arrival order
     std::map<std::string, Span, std::less<>> values;  // latest wins
+    bool touched = false;  // within one Add: it received records there
   };
   using Key = std::pair<std::string, pmix_rank_t>;
 

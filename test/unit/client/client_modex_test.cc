@@ -109,6 +109,49 @@ TEST_F(PeerDataTest, LaterDataWins) {
   EXPECT_EQ(all->size(), 2u);
 }
 
+// Many fences, no Get: what later records replace goes as they come (the
+// part or region holding it released), not when someone asks; a process
+// whose data comes for the first time stays undecoded; a value not
+// replaced keeps its part.
+TEST_F(PeerDataTest, ReplacedDataGoesWithoutAGet) {
+  auto part = [&](const pmix_proc_t& proc, const char* key, const char* value) {
+    wire::Bytes records;
+    Record(records, proc, key, value);
+    return std::make_shared<const wire::Bytes>(records);
+  };
+  auto add = [&](std::shared_ptr<const wire::Bytes> bytes) {
+    wire::SharedBytes parts[] = {wire::Share(std::move(bytes))};
+    return peers_.Add(codec_, parts, self_, &jobs_);
+  };
+  auto first = part(P("job", 1), "k", "round 1");
+  auto other = part(P("job", 1), "other", "stays");
+  std::weak_ptr<const wire::Bytes> watch_first = first, watch_other = other;
+  ASSERT_TRUE(add(std::move(first)).ok());
+  EXPECT_TRUE(peers_.Waiting(P("job", 1)));  // a first arrival: not decoded
+  ASSERT_TRUE(add(std::move(other)).ok());
+  std::weak_ptr<const wire::Bytes> previous = watch_first;
+  for (int round = 2; round <= 50; ++round) {
+    std::string value = "round " + std::to_string(round);
+    auto next = part(P("job", 1), "k", value.c_str());
+    std::weak_ptr<const wire::Bytes> watch = next;
+    ASSERT_TRUE(add(std::move(next)).ok());
+    EXPECT_TRUE(previous.expired()) << "round " << round << ": the replaced part is still held";
+    EXPECT_FALSE(watch.expired());
+    previous = watch;
+  }
+  EXPECT_FALSE(watch_other.expired()) << "a value nothing replaced lost its part";
+  EXPECT_EQ(Get(P("job", 1), "k"), "round 50");
+  EXPECT_EQ(Get(P("job", 1), "other"), "stays");
+  // Several records of one process in one delivery (commits of one fence)
+  // are no replacement of each other: still lazy.
+  wire::Bytes both;
+  Record(both, P("job", 2), "a", "1");
+  Record(both, P("job", 2), "b", "2");
+  ASSERT_TRUE(Add(both).ok());
+  EXPECT_TRUE(peers_.Waiting(P("job", 2)));
+  EXPECT_EQ(Get(P("job", 2), "b"), "2");
+}
+
 TEST_F(PeerDataTest, AMalformedBlobIsRefusedWhole) {
   wire::Bytes records;
   Record(records, P("job", 1), "k", "one");
