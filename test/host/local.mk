@@ -109,6 +109,16 @@ test_host_clients_tool_connect_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
 TESTS += test/integration/tool.sh
 EXTRA_DIST += test/integration/tool.sh
 
+# Several application threads per process at once, for the TSan build
+# (test/integration/threads.sh).
+check_PROGRAMS += test/host/clients/client_threads
+test_host_clients_client_threads_SOURCES = test/host/clients/client_threads.c test/host/clients/client_util.h
+test_host_clients_client_threads_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
+test_host_clients_client_threads_LDADD = src/libpmix.la
+test_host_clients_client_threads_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
+TESTS += test/integration/threads.sh
+EXTRA_DIST += test/integration/threads.sh
+
 # Load and soak (issue 15): many clients, many fences, init/finalize cycles,
 # a connection flood; scaled down here, at full size in bench/soak.sh.
 check_PROGRAMS += test/host/clients/client_soak

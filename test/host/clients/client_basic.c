@@ -109,7 +109,7 @@ static void CheckValues(uint32_t job_size) {
     PMIX_VALUE_RELEASE(v);
 }
 
-static volatile int model_events;
+static int model_events;
 static char model_seen[64];
 
 static void OnModel(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
@@ -120,7 +120,7 @@ static void OnModel(size_t id, pmix_status_t status, const pmix_proc_t *source, 
         if (PMIX_CHECK_KEY(&info[i], PMIX_PROGRAMMING_MODEL) && info[i].value.type == PMIX_STRING)
             snprintf(model_seen, sizeof model_seen, "%s", info[i].value.data.string);
     }
-    if (status == PMIX_MODEL_DECLARED) model_events++;
+    if (status == PMIX_MODEL_DECLARED) FLAG_INC(model_events);
     /* Not the last step (as Open MPI's handler): the chain goes on. */
     if (cbfunc != NULL) cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
 }
@@ -129,14 +129,14 @@ static void OnModel(size_t id, pmix_status_t status, const pmix_proc_t *source, 
  * is given: PMIX_MODEL_DECLARED must never reach it (OpenPMIx marks it
  * PMIX_EVENT_NON_DEFAULT). A marker event raised afterwards tells when every
  * earlier event went by. */
-static volatile int default_model_events, default_markers;
+static int default_model_events, default_markers;
 
 static void OnDefault(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
                       size_t ninfo, pmix_info_t results[], size_t nresults,
                       pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata) {
     (void)id, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
-    if (status == PMIX_MODEL_DECLARED) default_model_events++;
-    if (status == PMIX_OPENMP_PARALLEL_ENTERED) default_markers++;
+    if (status == PMIX_MODEL_DECLARED) FLAG_INC(default_model_events);
+    if (status == PMIX_OPENMP_PARALLEL_ENTERED) FLAG_INC(default_markers);
     if (cbfunc != NULL) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
 }
 
@@ -153,16 +153,16 @@ static void DeclareModel(pmix_proc_t *again) {
     PMIX_INFO_LOAD(&model[0], PMIX_PROGRAMMING_MODEL, "TESTMPI", PMIX_STRING);
     PMIX_INFO_LOAD(&model[1], PMIX_MODEL_LIBRARY_VERSION, "1.2", PMIX_STRING);
     CHECK_RC(PMIx_Init(again, model, 2), PMIX_SUCCESS, "second PMIx_Init");
-    for (int i = 0; i < 10000 && model_events == 0; ++i) usleep(1000);
-    CHECK(model_events == 1 && strcmp(model_seen, "TESTMPI") == 0,
-          "PMIX_MODEL_DECLARED: %d events, model '%s'", model_events, model_seen);
+    for (int i = 0; i < 10000 && FLAG_GET(model_events) == 0; ++i) usleep(1000);
+    CHECK(FLAG_GET(model_events) == 1 && strcmp(model_seen, "TESTMPI") == 0,
+          "PMIX_MODEL_DECLARED: %d events, model '%s'", FLAG_GET(model_events), model_seen);
     CHECK_RC(PMIx_Notify_event(PMIX_OPENMP_PARALLEL_ENTERED, &client_me, PMIX_RANGE_PROC_LOCAL, NULL,
                                0, NULL, NULL),
              PMIX_SUCCESS, "raise a marker event");
-    for (int i = 0; i < 10000 && default_markers == 0; ++i) usleep(1000);
-    CHECK(default_markers == 1 && default_model_events == 0,
-          "default handler: %d markers, %d PMIX_MODEL_DECLARED (want 1, 0)", default_markers,
-          default_model_events);
+    for (int i = 0; i < 10000 && FLAG_GET(default_markers) == 0; ++i) usleep(1000);
+    CHECK(FLAG_GET(default_markers) == 1 && FLAG_GET(default_model_events) == 0,
+          "default handler: %d markers, %d PMIX_MODEL_DECLARED (want 1, 0)",
+          FLAG_GET(default_markers), FLAG_GET(default_model_events));
     PMIX_INFO_DESTRUCT(&model[0]);
     PMIX_INFO_DESTRUCT(&model[1]);
     if (OnOpenPmix()) return; /* OpenPMIx 4.2.2 raises the event but keeps no data */

@@ -105,7 +105,7 @@ static void SpawnDone(pmix_status_t status, pmix_nspace_t nspace, void *cbdata) 
         CHECK(strncmp(nspace, client_me.nspace, strlen(client_me.nspace)) == 0,
               "Spawn_nb named %s", nspace);
     w->status = status;
-    w->done = 1;
+    FLAG_SET(w->done, 1);
 }
 
 static void Spawns(pmix_status_t want) {

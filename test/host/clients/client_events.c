@@ -40,15 +40,15 @@ static int registered[kNumHandlers];
 /* OpenPMIx 4.2.2 fails most BEFORE/AFTER registrations with
  * PMIX_ERR_EVENT_REGISTRATION (racy): those two are not used there. */
 static int skip_relative;
-static volatile int runs[kMaxRuns];
-static volatile int nruns;
-static volatile int chain_failed;
+static int runs[kMaxRuns];
+static int nruns;
+static int chain_failed;
 static char failure[512];
 
 static void ChainFail(const char *why, int idx) {
-    if (!chain_failed)
+    if (!FLAG_GET(chain_failed))
         snprintf(failure, sizeof failure, "handler %s: %s", kHandlers[idx].name, why);
-    chain_failed = 1;
+    FLAG_SET(chain_failed, 1);
 }
 
 static int HasKey(const pmix_info_t *info, size_t n, const char *key) {
@@ -73,14 +73,15 @@ static void Handler(size_t id, pmix_status_t status, const pmix_proc_t *source, 
     for (size_t i = 0; i < kNumHandlers; ++i)
         if (registered[i] && refs[i] == id) idx = (int)i;
     if (idx < 0) idx = 0, ChainFail("unknown registration id", 0);
-    if (nruns < kMaxRuns) runs[nruns] = idx;
-    nruns = nruns + 1;
+    int n = FLAG_GET(nruns);
+    if (n < kMaxRuns) runs[n] = idx;
+    FLAG_SET(nruns, n + 1); /* handlers run one at a time */
     if (status != kCode) ChainFail("wrong status", idx);
     if (!source || source->rank != 0 || strcmp(source->nspace, client_me.nspace) != 0)
         ChainFail("wrong source", idx);
     if (!HasKey(info, ninfo, "test.payload")) ChainFail("no test.payload in the info", idx);
     /* Every handler that ran before this one left a result. */
-    for (int k = 0; k < nruns - 1 && k < kMaxRuns; ++k) {
+    for (int k = 0; k < n && k < kMaxRuns; ++k) {
         char key[PMIX_MAX_KEYLEN + 1];
         snprintf(key, sizeof key, "test.ran.%s", kHandlers[runs[k]].name);
         if (!HasKey(results, nresults, key)) ChainFail("an earlier handler's result is missing", idx);
@@ -94,22 +95,22 @@ static void Handler(size_t id, pmix_status_t status, const pmix_proc_t *source, 
     if (cbfunc) cbfunc(PMIX_SUCCESS, mine, 1, ReleaseResults, mine, cbdata);
 }
 
-static volatile int reg_done;
-static volatile pmix_status_t reg_status;
-static volatile size_t reg_ref;
+static int reg_done;
+static pmix_status_t reg_status;
+static size_t reg_ref;
 
 static void Registered(pmix_status_t status, size_t refid, void *cbdata) {
     (void)cbdata;
     reg_status = status;
     reg_ref = refid;
-    reg_done = 1;
+    FLAG_SET(reg_done, 1);
 }
 
-static void WaitFlag(volatile int *flag, const char *what) {
+static void WaitFlag(int *flag, const char *what) {
     const struct timespec tick = {0, 1000000L};
     double t0 = NowSec();
-    while (!*flag && NowSec() - t0 < 20.0) nanosleep(&tick, NULL);
-    CHECK(*flag, "%s: not done within 20 s", what);
+    while (!FLAG_GET(*flag) && NowSec() - t0 < 20.0) nanosleep(&tick, NULL);
+    CHECK(FLAG_GET(*flag), "%s: not done within 20 s", what);
 }
 
 static void RegisterOne(size_t i) {
@@ -126,7 +127,7 @@ static void RegisterOne(size_t i) {
     if (h->place == kLast) PMIX_INFO_LOAD(&info[n++], PMIX_EVENT_HDLR_LAST, &yes, PMIX_BOOL);
     if (h->place == kBefore) PMIX_INFO_LOAD(&info[n++], PMIX_EVENT_HDLR_BEFORE, h->relative, PMIX_STRING);
     if (h->place == kAfter) PMIX_INFO_LOAD(&info[n++], PMIX_EVENT_HDLR_AFTER, h->relative, PMIX_STRING);
-    reg_done = 0;
+    FLAG_SET(reg_done, 0);
     pmix_status_t rc = PMIx_Register_event_handler(h->ncodes ? codes : NULL, (size_t)h->ncodes,
                                                    info, n, Handler, Registered, NULL);
     for (size_t k = 0; k < n; ++k) PMIX_INFO_DESTRUCT(&info[k]);
@@ -137,16 +138,16 @@ static void RegisterOne(size_t i) {
     registered[i] = 1;
 }
 
-static volatile int op_done;
+static int op_done;
 static void OpDone(pmix_status_t status, void *cbdata) {
     (void)status, (void)cbdata;
-    op_done = 1;
+    FLAG_SET(op_done, 1);
 }
 
 static void Notify(void) {
     pmix_info_t info;
     PMIX_INFO_LOAD(&info, "test.payload", "hello", PMIX_STRING);
-    op_done = 0;
+    FLAG_SET(op_done, 0);
     pmix_status_t rc = PMIx_Notify_event(kCode, &client_me, PMIX_RANGE_NAMESPACE, &info, 1, OpDone, NULL);
     CHECK(rc == PMIX_SUCCESS || rc == PMIX_OPERATION_SUCCEEDED, "PMIx_Notify_event: %s",
           PMIx_Error_string(rc));
@@ -166,13 +167,15 @@ static void CheckChain(void) {
         if (registered[kExpected[k]]) want[nwant++] = kExpected[k];
     const struct timespec tick = {0, 1000000L};
     double t0 = NowSec();
-    while (nruns < nwant && !chain_failed && NowSec() - t0 < 20.0) nanosleep(&tick, NULL);
-    CHECK(!chain_failed, "%s", failure);
+    while (FLAG_GET(nruns) < nwant && !FLAG_GET(chain_failed) && NowSec() - t0 < 20.0)
+        nanosleep(&tick, NULL);
+    CHECK(!FLAG_GET(chain_failed), "%s", failure);
     nanosleep(&(struct timespec){0, 100000000L}, NULL); /* would a handler run twice? */
     char got[256] = "";
-    for (int k = 0; k < nruns && k < kMaxRuns; ++k)
+    int ran = FLAG_GET(nruns);
+    for (int k = 0; k < ran && k < kMaxRuns; ++k)
         snprintf(got + strlen(got), sizeof got - strlen(got), " %s", kHandlers[runs[k]].name);
-    CHECK(nruns == nwant, "%d handlers ran, want %d:%s", nruns, nwant, got);
+    CHECK(ran == nwant, "%d handlers ran, want %d:%s", ran, nwant, got);
     for (int k = 0; k < nwant; ++k)
         CHECK(runs[k] == want[k], "chain order:%s (position %d should be %s)", got, k,
               kHandlers[want[k]].name);
@@ -189,7 +192,7 @@ int main(void) {
     Fence(); /* nobody deregisters while the event is still travelling */
     for (size_t i = 0; i < kNumHandlers; ++i) {
         if (!registered[i]) continue;
-        op_done = 0;
+        FLAG_SET(op_done, 0);
         pmix_status_t rc = PMIx_Deregister_event_handler(refs[i], OpDone, NULL);
         CHECK(rc == PMIX_SUCCESS || rc == PMIX_OPERATION_SUCCEEDED,
               "PMIx_Deregister_event_handler(%s): %s", kHandlers[i].name, PMIx_Error_string(rc));

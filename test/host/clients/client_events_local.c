@@ -23,19 +23,19 @@
 #define kInner (PMIX_EXTERNAL_ERR_BASE - 22)
 #define kMarker (PMIX_EXTERNAL_ERR_BASE - 23)
 
-static volatile int reg_done, cached_runs, cached_before_reg, chain_first, chain_second;
-static volatile int inner_runs, inner_ready;
-static volatile pmix_status_t inner_blocking_notify = PMIX_SUCCESS;
-static volatile pmix_status_t inner_blocking_reg = PMIX_SUCCESS;
-static volatile int term_seen, term_default, marker_seen;
+static int reg_done, cached_runs, cached_before_reg, chain_first, chain_second;
+static int inner_runs, inner_ready;
+static pmix_status_t inner_blocking_notify = PMIX_SUCCESS;
+static pmix_status_t inner_blocking_reg = PMIX_SUCCESS;
+static int term_seen, term_default, marker_seen;
 static int victim = -1;
 static int ours; /* running on pmixx, not on the reference OpenPMIx */
 
-static void WaitFor(volatile int* flag, const char* what) {
+static void WaitFor(int* flag, const char* what) {
   const struct timespec tick = {0, 1000000L};
   double t0 = NowSec();
-  while (!*flag && NowSec() - t0 < 20.0) nanosleep(&tick, NULL);
-  CHECK(*flag, "%s: not done within 20 s", what);
+  while (!FLAG_GET(*flag) && NowSec() - t0 < 20.0) nanosleep(&tick, NULL);
+  CHECK(FLAG_GET(*flag), "%s: not done within 20 s", what);
 }
 
 static void Done(pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata, pmix_status_t st) {
@@ -46,22 +46,23 @@ static void OnCached(size_t id, pmix_status_t status, const pmix_proc_t* source,
                      size_t ninfo, pmix_info_t results[], size_t nresults,
                      pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
   (void)id, (void)source, (void)results, (void)nresults;
-  if (!reg_done) cached_before_reg = 1;
-  if (status == kCached && ninfo >= 1 && strcmp(info[0].key, "test.cached") == 0) ++cached_runs;
+  if (!FLAG_GET(reg_done)) FLAG_SET(cached_before_reg, 1);
+  if (status == kCached && ninfo >= 1 && strcmp(info[0].key, "test.cached") == 0)
+    FLAG_INC(cached_runs);
   Done(cbfunc, cbdata, PMIX_SUCCESS);
 }
 
 static void Registered(pmix_status_t status, size_t ref, void* cbdata) {
   (void)ref, (void)cbdata;
   CHECK(status == PMIX_SUCCESS, "registration callback: %s", PMIx_Error_string(status));
-  reg_done = 1;
+  FLAG_SET(reg_done, 1);
 }
 
 static void OnChainFirst(size_t id, pmix_status_t status, const pmix_proc_t* source,
                          pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
                          pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
   (void)id, (void)status, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
-  chain_first = 1;
+  FLAG_SET(chain_first, 1);
   Done(cbfunc, cbdata, PMIX_EVENT_ACTION_COMPLETE);
 }
 
@@ -69,7 +70,7 @@ static void OnChainSecond(size_t id, pmix_status_t status, const pmix_proc_t* so
                           pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
                           pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
   (void)id, (void)status, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
-  chain_second = 1;
+  FLAG_SET(chain_second, 1);
   Done(cbfunc, cbdata, PMIX_SUCCESS);
 }
 
@@ -77,13 +78,13 @@ static void OnInnerEvent(size_t id, pmix_status_t status, const pmix_proc_t* sou
                          pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
                          pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
   (void)id, (void)status, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
-  ++inner_runs;
+  FLAG_INC(inner_runs);
   Done(cbfunc, cbdata, PMIX_SUCCESS);
 }
 
 static void InnerRegistered(pmix_status_t status, size_t ref, void* cbdata) {
   (void)ref, (void)cbdata;
-  if (status == PMIX_SUCCESS) inner_ready = 1;
+  if (status == PMIX_SUCCESS) FLAG_SET(inner_ready, 1);
 }
 
 /* Runs inside a handler, i.e. on the library's progress thread. */
@@ -124,7 +125,7 @@ static void CheckCache(void) {
   WaitFor(&cached_runs, "cached event delivery");
   /* OpenPMIx 4.2.2 replays the cache before calling the registration
    * callback, which the standard forbids (§10.1.2). */
-  if (ours) CHECK(!cached_before_reg, "the cached event ran before the registration callback");
+  if (ours) CHECK(!FLAG_GET(cached_before_reg), "the cached event ran before the registration callback");
 }
 
 static void CheckChainAndNesting(void) {
@@ -137,7 +138,7 @@ static void CheckChainAndNesting(void) {
   NotifyLocal(kChain, NULL, 0);
   WaitFor(&chain_first, "first handler of the chain");
   nanosleep(&(struct timespec){0, 100000000L}, NULL);
-  CHECK(!chain_second, "the chain went on after PMIX_EVENT_ACTION_COMPLETE");
+  CHECK(!FLAG_GET(chain_second), "the chain went on after PMIX_EVENT_ACTION_COMPLETE");
   CHECK_RC(PMIx_Deregister_event_handler((size_t)first, NULL, NULL), PMIX_SUCCESS, "deregister");
   CHECK_RC(PMIx_Deregister_event_handler((size_t)second, NULL, NULL), PMIX_SUCCESS, "deregister");
   if (ours) /* OpenPMIx 4.2.2 answers PMIX_SUCCESS for any id */
@@ -157,9 +158,11 @@ static void CheckChainAndNesting(void) {
   WaitFor(&inner_runs, "event for the handler registered inside a handler");
   if (ours) { /* both events: the one raised in the handler and this one */
     double t0 = NowSec();
-    while (inner_runs < 2 && NowSec() - t0 < 20.0) nanosleep(&(struct timespec){0, 1000000L}, NULL);
-    CHECK(inner_runs == 2, "events for the inner handler: %d, want 2 (one raised in a handler)",
-          inner_runs);
+    while (FLAG_GET(inner_runs) < 2 && NowSec() - t0 < 20.0)
+      nanosleep(&(struct timespec){0, 1000000L}, NULL);
+    CHECK(FLAG_GET(inner_runs) == 2,
+          "events for the inner handler: %d, want 2 (one raised in a handler)",
+          FLAG_GET(inner_runs));
   }
 }
 
@@ -171,7 +174,7 @@ static void OnTerm(size_t id, pmix_status_t status, const pmix_proc_t* source, p
     if (strcmp(info[i].key, PMIX_EVENT_AFFECTED_PROC) == 0 && info[i].value.type == PMIX_PROC &&
         info[i].value.data.proc->rank == (pmix_rank_t)victim &&
         strcmp(info[i].value.data.proc->nspace, client_me.nspace) == 0)
-      term_seen = 1;
+      FLAG_SET(term_seen, 1);
   }
   Done(cbfunc, cbdata, PMIX_SUCCESS);
 }
@@ -183,8 +186,8 @@ static void OnDefault(size_t id, pmix_status_t status, const pmix_proc_t* source
                       pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
                       pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
   (void)id, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
-  if (status == PMIX_ERR_PROC_TERM_WO_SYNC) term_default++;
-  if (status == kMarker) marker_seen = 1;
+  if (status == PMIX_ERR_PROC_TERM_WO_SYNC) FLAG_INC(term_default);
+  if (status == kMarker) FLAG_SET(marker_seen, 1);
   Done(cbfunc, cbdata, PMIX_SUCCESS);
 }
 
@@ -196,8 +199,8 @@ static void CheckDefaultMissedTerm(void) {
   CHECK_RC(PMIx_Notify_event(kMarker, &client_me, PMIX_RANGE_PROC_LOCAL, NULL, 0, Notified, NULL),
            PMIX_SUCCESS, "PMIx_Notify_event(marker)");
   WaitFor(&marker_seen, "the marker event at the default handler");
-  CHECK(term_default == 0, "the default handler saw %d PMIX_ERR_PROC_TERM_WO_SYNC events",
-        term_default);
+  CHECK(FLAG_GET(term_default) == 0, "the default handler saw %d PMIX_ERR_PROC_TERM_WO_SYNC events",
+        FLAG_GET(term_default));
 }
 
 int main(int argc, char** argv) {

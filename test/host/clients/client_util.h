@@ -22,6 +22,14 @@
 
 static pmix_proc_t client_me;
 
+/* Flags and counters that a library callback (on the progress thread) sets
+ * and the application's thread reads: atomic, so that what the callback
+ * wrote before setting them is visible after reading them (and TSan builds
+ * see no race). */
+#define FLAG_GET(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define FLAG_SET(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
+#define FLAG_INC(x) __atomic_add_fetch(&(x), 1, __ATOMIC_ACQ_REL)
+
 static inline void ClientSay(const char *tag, const char *fmt, va_list ap) {
     char line[1024];
     vsnprintf(line, sizeof line, fmt, ap);
@@ -120,22 +128,22 @@ static inline double NowSec(void) {
 /* One non-blocking call's completion: pass NbWaitDone (a pmix_op_cbfunc_t)
  * with a zeroed NbWait as cbdata, then NbWaitFor it. */
 typedef struct {
-    volatile int done;
-    volatile pmix_status_t status;
+    int done;
+    pmix_status_t status;
 } NbWait;
 
 static inline void NbWaitDone(pmix_status_t status, void *cbdata) {
     NbWait *w = cbdata;
     w->status = status;
-    w->done = 1;
+    FLAG_SET(w->done, 1);
 }
 
 /* Fails unless the callback came within 30 s with status `want`. */
 static inline void NbWaitFor(NbWait *w, pmix_status_t want, const char *what) {
     const struct timespec tick = {0, 1000000L};
     double t0 = NowSec();
-    while (!w->done && NowSec() - t0 < 30.0) nanosleep(&tick, NULL);
-    CHECK(w->done, "%s: callback not called within 30 s", what);
+    while (!FLAG_GET(w->done) && NowSec() - t0 < 30.0) nanosleep(&tick, NULL);
+    CHECK(FLAG_GET(w->done), "%s: callback not called within 30 s", what);
     CHECK_RC(w->status, want, what);
 }
 
