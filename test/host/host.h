@@ -76,7 +76,7 @@ typedef struct {
     int exited[HOST_MAX_PROCS];
     int status[HOST_MAX_PROCS];
     int finalized_rank[HOST_MAX_PROCS];
-    volatile int kill_job;  /* set by the abort upcall */
+    int kill_job;  /* set by the abort upcall or the peer host (atomic accesses) */
     int tools;              /* tool_connected upcalls that admitted a tool */
     int tools_refused;      /* ... and refused one */
     pid_t impostor_pid;     /* --impostor-rank */

@@ -382,7 +382,7 @@ int HostWaitClients(void) {
     int killed_all = 0;
     while (ReapSome() > 0) {
         MaybeKillRank();
-        if (host_state.kill_job && !killed_all) {
+        if (__atomic_load_n(&host_state.kill_job, __ATOMIC_ACQUIRE) && !killed_all) {
             HostVerbose("job aborted: killing all clients");
             HostKillAll();
             killed_all = 1;

@@ -65,7 +65,7 @@ static pmix_status_t Abort(const pmix_proc_t *proc, void *server_object, int sta
     host_state.aborts++;
     host_state.abort_status = status;
     snprintf(host_state.abort_msg, sizeof host_state.abort_msg, "%s", msg ? msg : "");
-    host_state.kill_job = 1;
+    __atomic_store_n(&host_state.kill_job, 1, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&host_state.cond);
     pthread_mutex_unlock(&host_state.lock);
     HostPeerKillJob();

@@ -346,7 +346,7 @@ static void *ReaderMain(void *arg) {
                          NULL);
             pthread_mutex_unlock(&peer_lock);
         } else if (h.type == kKillJob) {
-            host_state.kill_job = 1;
+            __atomic_store_n(&host_state.kill_job, 1, __ATOMIC_RELEASE);
         }
         free(payload);
     }

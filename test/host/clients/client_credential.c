@@ -10,13 +10,13 @@
  */
 #include "client_util.h"
 
-static volatile int nb_done = 0;
-static volatile pmix_status_t nb_status = PMIX_ERROR;
+static int nb_done = 0;
+static pmix_status_t nb_status = PMIX_ERROR;
 
 static void ValidateDone(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *cbdata) {
     (void)info, (void)ninfo, (void)cbdata;
     nb_status = status;
-    nb_done = 1;
+    FLAG_SET(nb_done, 1);
 }
 
 static uint32_t UidOf(const pmix_info_t *info, size_t n) {
@@ -50,8 +50,8 @@ int main(void) {
     CHECK_RC(PMIx_Validate_credential_nb(&cred, NULL, 0, ValidateDone, NULL), PMIX_SUCCESS,
              "PMIx_Validate_credential_nb");
     double deadline = NowSec() + 10;
-    while (!nb_done && NowSec() < deadline) usleep(1000);
-    CHECK(nb_done, "Validate_credential_nb did not call back");
+    while (!FLAG_GET(nb_done) && NowSec() < deadline) usleep(1000);
+    CHECK(FLAG_GET(nb_done), "Validate_credential_nb did not call back");
     CHECK_RC(nb_status, PMIX_SUCCESS, "Validate_credential_nb status");
     /* A replayed credential (munge remembers it) and a tampered one are refused. */
     CHECK(PMIx_Validate_credential(&cred, NULL, 0, &results, &nresults) != PMIX_SUCCESS,

@@ -48,8 +48,8 @@ static void Barrier(void) {
 
 /* --- a get that waits for the peer's commit --------------------------- */
 
-static volatile int nb_done;
-static volatile pmix_status_t nb_status;
+static int nb_done;
+static pmix_status_t nb_status;
 static char nb_text[64];
 
 static void GotLate(pmix_status_t status, pmix_value_t *kv, void *cbdata) {
@@ -57,7 +57,7 @@ static void GotLate(pmix_status_t status, pmix_value_t *kv, void *cbdata) {
     if (status == PMIX_SUCCESS && kv && kv->type == PMIX_STRING && kv->data.string)
         snprintf(nb_text, sizeof nb_text, "%s", kv->data.string);
     nb_status = status;
-    nb_done = 1;
+    FLAG_SET(nb_done, 1);
 }
 
 static void HeldUntilCommit(void) {
@@ -81,8 +81,8 @@ static void HeldUntilCommit(void) {
     PMIX_VALUE_RELEASE(v);
     double t0 = NowSec();
     const struct timespec tick = {0, 1000000L};
-    while (!nb_done && NowSec() - t0 < 30.0) nanosleep(&tick, NULL);
-    CHECK(nb_done, "PMIx_Get_nb(getx.late): no callback in 30 s");
+    while (!FLAG_GET(nb_done) && NowSec() - t0 < 30.0) nanosleep(&tick, NULL);
+    CHECK(FLAG_GET(nb_done), "PMIx_Get_nb(getx.late): no callback in 30 s");
     CHECK_RC(nb_status, PMIX_SUCCESS, "PMIx_Get_nb(getx.late) status");
     snprintf(want, sizeof want, "late-%u", next);
     CHECK(strcmp(nb_text, want) == 0, "Get_nb late value '%s', want '%s'", nb_text, want);
@@ -241,7 +241,7 @@ static void Realms(void) {
 
 static void NullOnErrorCb(pmix_status_t status, pmix_value_t *kv, void *cbdata) {
     int *state = cbdata;
-    *state = (status != PMIX_SUCCESS && kv == NULL) ? 1 : 2;
+    FLAG_SET(*state, (status != PMIX_SUCCESS && kv == NULL) ? 1 : 2);
 }
 
 /* A failed get leaves *val NULL (callers release it on their error paths),
@@ -267,11 +267,12 @@ static void NullOnError(void) {
     CHECK(PMIx_Get(&stranger, PMIX_JOB_SIZE, &opt, 1, &v) != PMIX_SUCCESS, "NULL: stranger");
     CHECK(v == NULL, "failed get (unknown nspace) left *val %p", (void *)v);
     PMIX_INFO_DESTRUCT(&opt);
-    volatile int state = 0;
+    int state = 0;
     CHECK_RC(PMIx_Get_nb(NULL, "pmix.no.such.key", NULL, 0, NullOnErrorCb, (void *)&state),
              PMIX_SUCCESS, "Get_nb of a missing key");
-    for (int i = 0; i < 10000 && state == 0; ++i) usleep(1000);
-    CHECK(state == 1, "failed Get_nb: callback state %d (1 = error and NULL value)", state);
+    for (int i = 0; i < 10000 && FLAG_GET(state) == 0; ++i) usleep(1000);
+    CHECK(FLAG_GET(state) == 1, "failed Get_nb: callback state %d (1 = error and NULL value)",
+          FLAG_GET(state));
 }
 
 static void Rules(void) {

@@ -11,8 +11,8 @@
 #include "test/host/clients/client_util.h"
 
 static const char *dir;
-static volatile int lost_event;
-static volatile pmix_status_t last_event = PMIX_SUCCESS;
+static int lost_event;
+static pmix_status_t last_event = PMIX_SUCCESS;
 
 static void WriteResult(const char *suffix, const char *text) {
     char path[4096];
@@ -36,8 +36,8 @@ static void LostHandler(size_t id, pmix_status_t status, const pmix_proc_t *sour
                         pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
                         pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata) {
     (void)id, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
-    last_event = status;
-    if (status == PMIX_ERR_LOST_CONNECTION || status == PMIX_ERR_UNREACH) lost_event = 1;
+    FLAG_SET(last_event, status);
+    if (status == PMIX_ERR_LOST_CONNECTION || status == PMIX_ERR_UNREACH) FLAG_SET(lost_event, 1);
     if (cbfunc) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
 }
 
@@ -62,7 +62,7 @@ static pmix_status_t Block(const char *mode, pmix_rank_t nprocs) {
     }
     /* idle: only the event can tell */
     const struct timespec tick = {0, 10000000L};
-    while (!lost_event) nanosleep(&tick, NULL);
+    while (!FLAG_GET(lost_event)) nanosleep(&tick, NULL);
     return PMIX_ERR_LOST_CONNECTION;
 }
 
@@ -81,12 +81,12 @@ int main(int argc, char **argv) {
     rc = Block(argv[2], nprocs);
     double took = NowSec() - t0;
     const struct timespec tick = {0, 10000000L};
-    for (int i = 0; i < 100 && !lost_event; ++i) nanosleep(&tick, NULL); /* let the event land */
+    for (int i = 0; i < 100 && !FLAG_GET(lost_event); ++i) nanosleep(&tick, NULL); /* let the event land */
     alarm(0);
     char text[160];
     snprintf(text, sizeof text, "%s: %s (%d) after %.2f s; event %s\n", argv[2],
              PMIx_Error_string(rc), rc, took,
-             last_event == PMIX_SUCCESS ? "none" : PMIx_Error_string(last_event));
+             FLAG_GET(last_event) == PMIX_SUCCESS ? "none" : PMIx_Error_string(FLAG_GET(last_event)));
     WriteResult(rc == PMIX_SUCCESS ? "fail" : "ok", text);
     Note("%s", text);
     _exit(rc == PMIX_SUCCESS ? 1 : 0); /* no PMIx_Finalize: the server is gone */

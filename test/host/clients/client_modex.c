@@ -187,13 +187,13 @@ static void FenceSubset(void) {
     free(procs);
 }
 
-static volatile int fence_nb_done;
-static volatile pmix_status_t fence_nb_status;
+static int fence_nb_done;
+static pmix_status_t fence_nb_status;
 
 static void FenceNbDone(pmix_status_t status, void *cbdata) {
     (void)cbdata;
     fence_nb_status = status;
-    fence_nb_done = 1;
+    FLAG_SET(fence_nb_done, 1);
 }
 
 static void FenceNb(void) {
@@ -201,8 +201,8 @@ static void FenceNb(void) {
     CHECK_RC(PMIx_Fence_nb(&all, 1, NULL, 0, FenceNbDone, NULL), PMIX_SUCCESS, "PMIx_Fence_nb");
     const struct timespec tick = {0, 1000000L};
     double t0 = NowSec();
-    while (!fence_nb_done && NowSec() - t0 < 30.0) nanosleep(&tick, NULL);
-    CHECK(fence_nb_done, "PMIx_Fence_nb: callback not called within 30 s");
+    while (!FLAG_GET(fence_nb_done) && NowSec() - t0 < 30.0) nanosleep(&tick, NULL);
+    CHECK(FLAG_GET(fence_nb_done), "PMIx_Fence_nb: callback not called within 30 s");
     CHECK_RC(fence_nb_status, PMIX_SUCCESS, "PMIx_Fence_nb callback status");
 }
 
