@@ -18,13 +18,14 @@
 
 #define kToolRelease (PMIX_EXTERNAL_ERR_BASE - 11)
 
-static volatile int released;
+/* Set by the event handler (progress thread), polled by main: atomic. */
+static int released;
 
 static void OnRelease(size_t id, pmix_status_t status, const pmix_proc_t *source,
                       pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
                       pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata) {
     (void)id, (void)status, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
-    released = 1;
+    __atomic_store_n(&released, 1, __ATOMIC_RELEASE);
     if (cbfunc) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
 }
 
@@ -43,8 +44,9 @@ int main(int argc, char **argv) {
     pmix_status_t code = kToolRelease;
     PMIx_Register_event_handler(&code, 1, NULL, 0, OnRelease, NULL, NULL);
     const struct timespec tick = {0, 10000000L};
-    for (int i = 0; i < 6000 && !released; ++i) nanosleep(&tick, NULL);
-    if (!released) {
+    for (int i = 0; i < 6000 && !__atomic_load_n(&released, __ATOMIC_ACQUIRE); ++i)
+        nanosleep(&tick, NULL);
+    if (!__atomic_load_n(&released, __ATOMIC_ACQUIRE)) {
         fprintf(stderr, "iof_job %u: no release\n", me.rank);
         return 1;
     }
