@@ -381,6 +381,10 @@ static void MyTopology(void) {
               "PMIX_TOPOLOGY2: type %d", v->type);
         PMIX_VALUE_RELEASE(v);
     }
+    /* The caller owns the source string PMIx_Load_topology gives (both
+     * libraries strdup it); the topology itself stays the process's
+     * (OpenPMIx's PMIx_Topology_destruct would destroy it). */
+    free(t.source);
 }
 
 /* --- a peer that left ----------------------------------------------------
