@@ -125,7 +125,8 @@ static void CheckCache(void) {
   WaitFor(&cached_runs, "cached event delivery");
   /* OpenPMIx 4.2.2 replays the cache before calling the registration
    * callback, which the standard forbids (§10.1.2). */
-  if (ours) CHECK(!FLAG_GET(cached_before_reg), "the cached event ran before the registration callback");
+  if (ours)
+    CHECK(!FLAG_GET(cached_before_reg), "the cached event ran before the registration callback");
 }
 
 static void CheckChainAndNesting(void) {
