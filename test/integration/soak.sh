@@ -4,6 +4,9 @@
 # server's descriptors are back where they were once the clients are gone,
 # and that its RSS grew by a bounded amount:
 #   fences  SOAK_FENCE_CLIENTS clients x SOAK_FENCES fences (every 10th collects)
+#   blobs   4 clients x SOAK_BLOB_ROUNDS collecting fences of a 64 KiB blob
+#           under one key, no Get: the regions they map and their RSS stay
+#           bounded (test/host/clients/client_soak.c)
 #   cycles  SOAK_CYCLE_CLIENTS clients x SOAK_CYCLES init/finalize cycles each
 #   procs   SOAK_PROCS client processes at once (init, fence, finalize)
 #   flood   SOAK_FLOOD connections at once x SOAK_FLOOD_ROUNDS (bad_peer flood:
@@ -17,7 +20,7 @@
 ours_only "pmix_test_host --resources and bad_peer flood"
 
 : "${SOAK_FENCE_CLIENTS:=64}" "${SOAK_FENCES:=100}"
-: "${SOAK_CYCLE_CLIENTS:=4}" "${SOAK_CYCLES:=500}"
+: "${SOAK_CYCLE_CLIENTS:=4}" "${SOAK_CYCLES:=500}" "${SOAK_BLOB_ROUNDS:=300}"
 : "${SOAK_PROCS:=256}"
 : "${SOAK_FLOOD:=1000}" "${SOAK_FLOOD_ROUNDS:=2}"
 : "${SOAK_RSS_GROWTH_KIB:=65536}"
@@ -50,6 +53,11 @@ ulimit -n 8192 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null
 run_host soak-fences -n "$SOAK_FENCE_CLIENTS" --resources --timeout "$SOAK_TIMEOUT" -- \
     "$soak" fences "$SOAK_FENCES"
 resources soak-fences
+
+# Collecting fences of 64 KiB blobs under one key, no Get: the fence data
+# a client maps (shared regions) and its RSS stay bounded.
+SOAK_CHECK_RSS=$check_rss run_host soak-blobs -n 4 --timeout "$SOAK_TIMEOUT" -- \
+    "$soak" blobs "$SOAK_BLOB_ROUNDS"
 
 run_host soak-cycles -n "$SOAK_CYCLE_CLIENTS" --finalizes "$SOAK_CYCLES" --resources \
     --timeout "$SOAK_TIMEOUT" -- "$soak" cycles "$SOAK_CYCLES"
