@@ -307,6 +307,26 @@ Result<Prepared> Prepare(Server& s, const Peer& peer, std::span<const pmix_proc_
                   std::move(finalized)};
 }
 
+// The pending collective a contribution over `procs` joins without the
+// checks Prepare makes (nullptr: make them). Everything Prepare checked
+// held when that collective began, and what changes it since -- a
+// participant dying, finalizing or being deregistered, its namespace
+// going -- reaches pending collectives as an event (FenceOnPeerLost,
+// FenceOnNamespaceGone), except a death a later contribution must still
+// be refused for, which the full check sees. So the N contributions of
+// an N-process fence resolve the participants once, not N times (O(N^2)
+// set building on the progress thread).
+Tracker* Joinable(const Peer& peer, std::span<const pmix_proc_t> procs) {
+  if (peer.ns == nullptr) return nullptr;
+  auto canonical = fence::Canonicalize(procs);
+  if (!canonical.ok()) return nullptr;
+  ProcName me = fence::NameOf(peer.proc);
+  Tracker* t = State().table.FindJoinable(fence::CollectiveKey(*canonical), me);
+  if (t == nullptr || t->participants.local.count(me) == 0) return nullptr;
+  if (t->lost_participant && !t->departed) return nullptr;
+  return t;
+}
+
 }  // namespace
 
 void HandleFence(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
@@ -319,24 +339,31 @@ void HandleFence(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
     if (members.ok()) procs = std::move(*members);
     parsed = members.status();
   }
-  auto prepared = parsed.ok() ? Prepare(s, *peer, procs) : Result<Prepared>(parsed);
-  if (!prepared.ok()) {
-    peer->conn->Reply(frame, StatusBody(peer->conn->codec(), prepared.status().code())).ok();
+  if (!parsed.ok()) {
+    peer->conn->Reply(frame, StatusBody(peer->conn->codec(), parsed.code())).ok();
     return;
   }
-  bool collect = InfoFlag(infos.view(), PMIX_COLLECT_DATA);
-  std::optional<int64_t> timeout = InfoInt(infos.view(), PMIX_TIMEOUT);
   ProcName me = fence::NameOf(peer->proc);
-  FenceState& st = State();
-  Tracker* t = st.table.FindJoinable(prepared->key, me);
-  if (prepared->names_dead && (t == nullptr || !t->departed)) {
-    // Only the fence the death interrupted goes on among the survivors.
-    peer->conn->Reply(frame, StatusBody(peer->conn->codec(), PMIX_ERR_PROC_TERM_WO_SYNC)).ok();
-    return;
-  }
+  std::vector<ProcName> finalized;  // local participants that finalized already
+  Tracker* t = Joinable(*peer, procs);
   if (t == nullptr) {
-    t = &st.table.Create(std::move(prepared->key), std::move(prepared->procs),
-                         std::move(prepared->participants));
+    auto prepared = Prepare(s, *peer, procs);
+    if (!prepared.ok()) {
+      peer->conn->Reply(frame, StatusBody(peer->conn->codec(), prepared.status().code())).ok();
+      return;
+    }
+    FenceState& st = State();
+    t = st.table.FindJoinable(prepared->key, me);
+    if (prepared->names_dead && (t == nullptr || !t->departed)) {
+      // Only the fence the death interrupted goes on among the survivors.
+      peer->conn->Reply(frame, StatusBody(peer->conn->codec(), PMIX_ERR_PROC_TERM_WO_SYNC)).ok();
+      return;
+    }
+    if (t == nullptr) {
+      t = &st.table.Create(std::move(prepared->key), std::move(prepared->procs),
+                           std::move(prepared->participants));
+    }
+    finalized = std::move(prepared->finalized);
   }
   if (Status merged = fence::MergeDirectives(*t, infos.view()); !merged.ok()) {
     peer->conn->Reply(frame, StatusBody(peer->conn->codec(), merged.code())).ok();
@@ -344,10 +371,12 @@ void HandleFence(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   }
   // A participant that already finalized will never contribute: the fence
   // goes on among the others (PMIX_ERR_PARTIAL_SUCCESS), as in OpenPMIx 4.2.2.
-  for (const ProcName& gone : prepared->finalized) {
+  for (const ProcName& gone : finalized) {
     if (t->participants.local.count(gone) != 0 && t->contributions.count(gone) == 0)
       fence::DropDeparted(*t, gone);
   }
+  bool collect = InfoFlag(infos.view(), PMIX_COLLECT_DATA);
+  std::optional<int64_t> timeout = InfoInt(infos.view(), PMIX_TIMEOUT);
   t->collect = t->collect || collect;
   t->contributions[me] = fence::Contribution{peer, ptl::Frame{frame.flags, frame.type, frame.tag, {}}};
   if (timeout && *timeout > 0) ArmDeadline(*t, *timeout);
@@ -361,6 +390,7 @@ void FenceOnPeerLost(Server& s, const PeerPtr& peer) {
   if (!peer->finalized) st.dead.insert(who);
   for (uint64_t id : st.table.Ids()) {
     Tracker* t = st.table.Find(id);
+    if (t != nullptr && !peer->finalized && t->Involves(who)) t->lost_participant = true;
     if (t == nullptr || t->participants.local.count(who) == 0) continue;
     // A finalized contribution stands; a process that finalized without
     // contributing never will (the others must not wait forever).

@@ -113,8 +113,12 @@ struct Tracker {
   std::optional<pmix_status_t> departed;
   bool host_called = false;   // handed to the host: no more contributions
   bool host_pending = false;  // fence_nb accepted it: its callback is due
+  // A participant's connection closed without PMIx_Finalize while this
+  // was pending (a later contribution then gets the full check).
+  bool lost_participant = false;
 
-  // Every local participant has contributed.
+  // Every local participant has contributed (O(1) while contributions
+  // are fewer than local participants).
   bool Ready() const;
   // `who` is among the participants (local or not).
   bool Involves(const ProcName& who) const { return Includes(procs, who); }

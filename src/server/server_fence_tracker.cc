@@ -117,6 +117,7 @@ Result<Participants> Resolve(std::span<const pmix_proc_t> canonical, const Names
 }
 
 bool Tracker::Ready() const {
+  if (contributions.size() < participants.local.size()) return false;  // O(1) while some are missing
   for (const auto& who : participants.local) {
     if (contributions.count(who) == 0) return false;
   }

@@ -166,6 +166,16 @@ TEST(FenceTable, ContributorsOfOneSetShareATracker) {
   EXPECT_TRUE(t.Ready());
 }
 
+TEST(FenceTable, ReadyNeedsEveryLocalParticipantNotJustAsManyContributions) {
+  Table table;
+  Tracker& t = table.Create("k", {P("job", kAll)}, Participants{{{"job", 0}, {"job", 1}}, false});
+  t.contributions[{"job", 0}] = {};
+  t.contributions[{"job", 7}] = {};  // not a local participant
+  EXPECT_FALSE(t.Ready());
+  t.participants.local.erase({"job", 1});  // dropped (died, finalized)
+  EXPECT_TRUE(t.Ready());
+}
+
 TEST(FenceTable, ASecondCallByTheSameProcStartsTheNextFence) {
   Table table;
   Tracker& first = table.Create("k", {P("job", kAll)}, Participants{{{"job", 0}, {"job", 1}}, false});
