@@ -87,6 +87,10 @@ struct FenceOp {
 // The server's answer: its status, then on success the collected records,
 // which are kept as received (client_modex.h: decoded on the first Get
 // about each peer; our own record is skipped, our data is in the cache).
+// The inline records are checked here (and job records among them go to
+// the cache); the shared regions' records, local processes' only, are not
+// even looked at until a Get needs them: the fence costs this client the
+// same whatever the number of participants.
 Status Absorb(ptl::Frame&& reply) {
   Client* c = CurrentClient();
   if (c == nullptr) return PMIX_ERR_INIT;
@@ -97,14 +101,17 @@ Status Absorb(ptl::Frame&& reply) {
   if (r.AtEnd()) return Status();
   // Inline and in sealed regions the server shared (proc_data_region.h).
   auto payload = std::make_shared<const wire::Bytes>(std::move(reply.payload));
-  auto parts = wire::UnpackRecords(r, payload, reply.fds, &c->shared_regions);
+  size_t inline_parts = 0;
+  auto parts = wire::UnpackRecords(r, payload, reply.fds, &c->shared_regions, &inline_parts);
   if (!parts.ok()) {
     output::Error("client", "the fence's data from the server is not usable: %s",
                   PMIx_Error_string(parts.status().code()));
     return parts.status();
   }
+  std::span<const wire::SharedBytes> all(*parts);
   std::vector<wire::ProcData> jobs;
-  PMIX_RETURN_IF_ERROR(c->peers.Add(c->codec(), *parts, c->myproc, &jobs));
+  PMIX_RETURN_IF_ERROR(c->peers.Add(c->codec(), all.first(inline_parts), c->myproc, &jobs));
+  c->peers.Defer(c->codec(), all.subspan(inline_parts), c->myproc);
   return StoreJobRecords(*c, jobs);
 }
 

@@ -29,6 +29,7 @@ Status PeerData::Add(const pmix_bfrops_module_t* codec, std::shared_ptr<const wi
 
 Status PeerData::Add(const pmix_bfrops_module_t* codec, std::span<const wire::SharedBytes> parts,
                      const pmix_proc_t& self, std::vector<wire::ProcData>* jobs) {
+  if (parts.empty()) return Status();
   // Everything is checked before anything is kept.
   std::vector<std::vector<wire::RecordRef>> indexed;
   std::vector<wire::ProcData> found;
@@ -50,36 +51,87 @@ Status PeerData::Add(const pmix_bfrops_module_t* codec, std::span<const wire::Sh
   }
   {
     std::unique_lock<std::shared_mutex> lock(mu_);
+    FrameDeferred();  // earlier data first
     // Processes that had data already: indexed now, so that what the new
     // records replace (and the part or region holding it) goes at once
     // instead of staying until a Get about them (bounded memory and
     // mappings over any number of fences). A first arrival stays lazy.
-    struct Touched {
-      const Key* who;
-      Entry* entry;
-      bool held;  // it had data before this call
-    };
     std::vector<Touched> touched;
     for (size_t i = 0; i < parts.size(); ++i) {
       for (const wire::RecordRef& ref : indexed[i]) {
         if (ref.proc.rank == PMIX_RANK_WILDCARD || PMIx_Check_procid(&ref.proc, &self)) continue;
         auto it = procs_.try_emplace(Key{NspaceOf(ref.proc), ref.proc.rank}).first;
-        Entry& e = it->second;
-        if (!e.touched) {
-          e.touched = true;
-          touched.push_back({&it->first, &e, !e.pending.empty() || !e.values.empty()});
-        }
-        e.pending.push_back(Span{codec, parts[i].data, ref.kvs_offset, ref.kvs_size});
+        File(it, Span{codec, parts[i].data, ref.kvs_offset, ref.kvs_size}, touched);
       }
     }
-    for (const Touched& t : touched) {
-      t.entry->touched = false;
-      if (t.held) Index(*t.who, *t.entry).ok();  // what is malformed is logged and dropped, as by a Get
-    }
+    IndexReplaced(touched);
   }
   if (jobs != nullptr)
     for (auto& job : found) jobs->push_back(std::move(job));
   return Status();
+}
+
+void PeerData::File(std::map<Key, Entry>::iterator it, Span record, std::vector<Touched>& touched) {
+  Entry& e = it->second;
+  if (!e.touched) {
+    e.touched = true;
+    touched.push_back({&it->first, &e, !e.pending.empty() || !e.values.empty()});
+  }
+  e.pending.push_back(std::move(record));
+}
+
+void PeerData::IndexReplaced(std::vector<Touched>& touched) {
+  for (const Touched& t : touched) {
+    t.entry->touched = false;
+    if (t.held) Index(*t.who, *t.entry).ok();  // what is malformed is logged and dropped, as by a Get
+  }
+  touched.clear();
+}
+
+void PeerData::Defer(const pmix_bfrops_module_t* codec, std::span<const wire::SharedBytes> parts,
+                     const pmix_proc_t& self) {
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  // Parts of an earlier delivery nobody read are framed now: at most one
+  // delivery waits unframed, so what later data replaces still goes.
+  FrameDeferred();
+  self_ = self;
+  for (const wire::SharedBytes& part : parts)
+    if (!part.empty()) deferred_.push_back(Part{codec, part});
+}
+
+void PeerData::FrameDeferred() {
+  if (deferred_.empty()) return;
+  std::vector<Touched> touched;
+  for (const Part& part : deferred_) {
+    std::span<const uint8_t> records = part.bytes.bytes();
+    auto refs = wire::IndexRecords(part.codec, records);
+    if (!refs.ok()) {
+      output::Error("client", "shared process data is malformed (%s): %zu bytes dropped",
+                    PMIx_Error_string(refs.status().code()), records.size());
+      continue;
+    }
+    std::string nspace;  // records of one job come in a row: one string for them
+    for (const wire::RecordRef& ref : *refs) {
+      if (ref.proc.rank >= PMIX_RANK_VALID) {
+        output::Error("client", "shared process data of %s holds a record of no process rank: dropped",
+                      ref.proc.nspace);
+        continue;
+      }
+      if (PMIx_Check_procid(&ref.proc, &self_)) continue;
+      if (nspace.compare(0, std::string::npos, ref.proc.nspace,
+                         ::strnlen(ref.proc.nspace, PMIX_MAX_NSLEN)) != 0)
+        nspace = NspaceOf(ref.proc);
+      auto it = procs_.try_emplace(Key{nspace, ref.proc.rank}).first;
+      File(it, Span{part.codec, part.bytes.data, ref.kvs_offset, ref.kvs_size}, touched);
+    }
+  }
+  deferred_.clear();
+  IndexReplaced(touched);
+}
+
+size_t PeerData::Deferred() const {
+  std::shared_lock<std::shared_mutex> lock(mu_);
+  return deferred_.size();
 }
 
 namespace {
@@ -155,11 +207,12 @@ Result<gds::ValuePtr> PeerData::Fetch(const pmix_proc_t& proc, std::string_view 
   Result<Span> where = Status(PMIX_ERR_NOT_FOUND);
   {
     std::shared_lock<std::shared_mutex> lock(mu_);
-    if (procs_.empty()) return Status(PMIX_ERR_NOT_FOUND);
-    if (!AnyPending(proc)) where = Find(proc, key);
+    if (procs_.empty() && deferred_.empty()) return Status(PMIX_ERR_NOT_FOUND);
+    if (deferred_.empty() && !AnyPending(proc)) where = Find(proc, key);
   }
   if (!where.ok() && where.status().code() == PMIX_ERR_NOT_FOUND) {
     std::unique_lock<std::shared_mutex> lock(mu_);
+    FrameDeferred();
     IndexAll(proc).ok();  // what is malformed is logged and dropped
     where = Find(proc, key);
   }
@@ -173,6 +226,7 @@ Result<wire::Infos> PeerData::FetchAll(const pmix_proc_t& proc) {
   std::vector<std::pair<std::string, Span>> found;
   {
     std::unique_lock<std::shared_mutex> lock(mu_);
+    FrameDeferred();
     IndexAll(proc).ok();  // what is malformed is logged and dropped
     for (const Entry* e : EntriesOf(proc))
       for (const auto& [key, span] : e->values) found.emplace_back(key, span);
@@ -192,12 +246,13 @@ Result<wire::Infos> PeerData::FetchAll(const pmix_proc_t& proc) {
 
 bool PeerData::Waiting(const pmix_proc_t& proc) const {
   std::shared_lock<std::shared_mutex> lock(mu_);
-  return AnyPending(proc);
+  return !deferred_.empty() || AnyPending(proc);
 }
 
 void PeerData::Clear() {
   std::unique_lock<std::shared_mutex> lock(mu_);
   procs_.clear();
+  deferred_.clear();
 }
 
 }  // namespace pmix::client

@@ -19,6 +19,16 @@
 // are handed back to the caller for the cache; this process's own records
 // and its own job's are skipped.
 //
+// Records the server placed in shared regions (local processes' commits,
+// client_fence.cc) can be deferred (Defer): kept as parts, not even framed,
+// until the first lookup, which frames every deferred part at once. A
+// fence then costs the client O(1) whatever the number of participants,
+// and the pages of a region are first touched by the Gets that read them.
+// Parts stay in arrival order with the others (an Add frames the deferred
+// parts before its own), so that later data still wins; at most one
+// delivery waits unframed (a Defer frames the parts of the one before),
+// so that what later data replaces goes without a Get.
+//
 // The server filtered every record for this client's view, so the data is
 // visible whatever PMIX_DATA_SCOPE a Get names. When a process's data
 // arrives more than once, a later value of a key replaces an earlier one.
@@ -60,6 +70,14 @@ class PeerData {
   // data, or Clear()).
   Status Add(const pmix_bfrops_module_t* codec, std::span<const wire::SharedBytes> parts,
              const pmix_proc_t& self, std::vector<wire::ProcData>* jobs);
+  // Keeps parts of records of processes with valid ranks (no job records
+  // for the cache) without looking at them; the first lookup frames them.
+  // A part that then proves malformed is logged and dropped whole, a
+  // record of this process or of no valid rank in it is skipped (and the
+  // latter logged): as if they had not come (a Get that misses asks the
+  // server).
+  void Defer(const pmix_bfrops_module_t* codec, std::span<const wire::SharedBytes> parts,
+             const pmix_proc_t& self);
 
   // key's value (decoded for the caller) for proc; rank PMIX_RANK_UNDEF:
   // of the lowest rank of proc's nspace that has it. Indexes the records
@@ -72,8 +90,11 @@ class PeerData {
   // when none, or a decode error.
   Result<wire::Infos> FetchAll(const pmix_proc_t& proc);
 
-  // Whether records of proc wait unindexed (for tests).
+  // Whether records of proc wait unindexed, or deferred parts that may
+  // hold some (for tests).
   bool Waiting(const pmix_proc_t& proc) const;
+  // Deferred parts not framed yet (for tests).
+  size_t Deferred() const;
   void Clear();
 
  private:
@@ -88,10 +109,35 @@ class PeerData {
   struct Entry {
     std::vector<Span> pending;                      // records' kvs, arrival order
     std::map<std::string, Span, std::less<>> values;  // latest wins
-    bool touched = false;  // within one Add: it received records there
+    bool touched = false;  // within one delivery: it received records there
   };
   using Key = std::pair<std::string, pmix_rank_t>;
 
+  // A part kept by Defer.
+  struct Part {
+    const pmix_bfrops_module_t* codec = nullptr;
+    wire::SharedBytes bytes;
+  };
+
+  // A process that received records in one delivery, and whether it had
+  // data before.
+  struct Touched {
+    const Key* who;
+    Entry* entry;
+    bool held;
+  };
+
+  // Under mu_ exclusively: files one record's kvs under the process at
+  // `it`, noting the process in touched the first time.
+  void File(std::map<Key, Entry>::iterator it, Span record, std::vector<Touched>& touched);
+  // Under mu_ exclusively: indexes the touched processes that had data
+  // before, so that what their new records replace (and the part or
+  // region holding it) goes at once; a first arrival stays lazy.
+  void IndexReplaced(std::vector<Touched>& touched);
+  // Under mu_ exclusively: files the records of the deferred parts under
+  // their processes (framing only, values untouched), then as Add does
+  // for what they replace.
+  void FrameDeferred();
   // Under mu_ exclusively; the first error (each dropped record is logged).
   Status Index(const Key& who, Entry& e);
   Status IndexAll(const pmix_proc_t& proc);
@@ -103,6 +149,8 @@ class PeerData {
 
   mutable std::shared_mutex mu_;
   std::map<Key, Entry> procs_;
+  std::vector<Part> deferred_;  // arrival order
+  pmix_proc_t self_{};          // whose records the deferred parts skip
 };
 
 }  // namespace pmix::client

@@ -85,25 +85,25 @@ std::shared_ptr<const wire::Bytes> FenceResult::Rest() {
 const gds::Region* FenceResult::Combined() {
   if (combined_tried_) return combined_.get();
   combined_tried_ = true;
-  if (size_ < kRegionMinBytes) return nullptr;
+  size_t local = size_ - remote_.size();  // the host's records stay inline
+  if (local < kRegionMinBytes) return nullptr;
   auto module = gds::RegionModule();
   if (!module.ok() || *module == nullptr) return nullptr;
-  auto builder = gds::RegionBuilder::Create(*module, size_);
+  auto builder = gds::RegionBuilder::Create(*module, local);
   if (!builder.ok()) {
-    output::Verbose("server", 1, "fence: no region of %zu bytes (%s): the data goes inline", size_,
+    output::Verbose("server", 1, "fence: no region of %zu bytes (%s): the data goes inline", local,
                     PMIx_Error_string(builder.status().code()));
     return nullptr;
   }
   uint8_t* out = builder->bytes().data();
-  if (!remote_.empty()) std::memcpy(out, remote_.data(), remote_.size());
-  size_t at = remote_.size();
+  size_t at = 0;
   for (std::span<const uint8_t> record : records_) {
     std::memcpy(out + at, record.data(), record.size());
     at += record.size();
   }
   auto sealed = std::move(*builder).Seal();
   if (!sealed.ok() || sealed->fd() < 0) {
-    output::Verbose("server", 1, "fence: cannot share a region of %zu bytes: the data goes inline", size_);
+    output::Verbose("server", 1, "fence: cannot share a region of %zu bytes: the data goes inline", local);
     return nullptr;
   }
   combined_ = std::make_unique<gds::Region>(std::move(*sealed));
@@ -128,7 +128,10 @@ Answer FenceResult::Shared(const pmix_bfrops_module_t* codec) {
     auto head = Head(codec, [&](wire::Writer& w) {
       return wire::PackRecords(w, std::span<const gds::Region* const>(one));
     });
-    if (head.ok()) return Answer{std::move(*head), {region->fd()}};
+    if (head.ok()) {
+      auto remote = std::make_shared<const wire::Bytes>(remote_);
+      return Answer{wire::Body(std::move(*head), std::move(remote)), {region->fd()}};
+    }
   }
   return Answer{};
 }

@@ -6,8 +6,10 @@
 //     arena chunks (modex_arena.h) the records lie in, each sent as one
 //     descriptor with the places of the records in it (adjacent ones
 //     merged), and the other records inline; when there are more chunks
-//     than a frame carries, one region made here holding every record
-//     (when the result is large; else all inline);
+//     than a frame carries, one region made here holding every local
+//     record (when they are large; else all inline). The host's records
+//     (which may hold job records for the clients' caches) always go
+//     inline (wire/proc_data_region.h);
 //   - for any other contributor (TCP, another codec), or when no module
 //     with shared regions is selected: every record inline, one buffer
 //     that every such reply's tail shares (transcoded once per codec).
@@ -54,7 +56,7 @@ class FenceResult {
   Result<std::shared_ptr<const wire::Bytes>> All();
   // The records not in a region of their own, inline.
   std::shared_ptr<const wire::Bytes> Rest();
-  // One region of every record (nullptr when it cannot be had).
+  // One region of every local record (nullptr when it cannot be had).
   const gds::Region* Combined();
   Answer Shared(const pmix_bfrops_module_t* codec);
 

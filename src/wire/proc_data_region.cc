@@ -85,8 +85,10 @@ size_t RegionCache::size() {
 }
 
 Result<std::vector<SharedBytes>> UnpackRecords(Reader& r, const std::shared_ptr<const Bytes>& payload,
-                                               std::vector<ptl::Fd>& fds, RegionCache* cache) {
+                                               std::vector<ptl::Fd>& fds, RegionCache* cache,
+                                               size_t* inline_parts) {
   std::vector<SharedBytes> out;
+  if (inline_parts != nullptr) *inline_parts = 0;
   if (r.AtEnd()) return out;
   uint32_t n = r.U32();
   PMIX_RETURN_IF_ERROR(r.status());
@@ -120,6 +122,7 @@ Result<std::vector<SharedBytes>> UnpackRecords(Reader& r, const std::shared_ptr<
   if (at < payload->size())
     out.push_back(SharedBytes{std::shared_ptr<const uint8_t>(payload, payload->data() + at),
                               payload->size() - at});
+  size_t inlined = out.size();
   RegionCache local;
   for (const Announced& a : regions) {
     if (a.index >= fds.size() || !fds[a.index].valid()) return Status(PMIX_ERR_BAD_PARAM);
@@ -133,6 +136,7 @@ Result<std::vector<SharedBytes>> UnpackRecords(Reader& r, const std::shared_ptr<
       out.push_back(SharedBytes{std::shared_ptr<const uint8_t>(whole.data, whole.data.get() + offset),
                                 static_cast<size_t>(length)});
   }
+  if (inline_parts != nullptr) *inline_parts = inlined;
   return out;
 }
 

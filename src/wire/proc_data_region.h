@@ -21,7 +21,10 @@
 //       U64 offset, U64 length   bytes of the region that are records
 //   then the rest of the body: more records (inline; maybe none).
 // The records are the inline ones and every extent's, in any order (a
-// concatenation of records is records).
+// concatenation of records is records). The regions hold records of
+// processes (valid ranks) only; job records (rank PMIX_RANK_WILDCARD, for
+// the receiver's cache) come inline, so that a receiver may leave the
+// regions' records unread until it needs them.
 //
 // Unpacking checks everything it can before the records are used: a
 // medium this process has not selected, a missing or reused descriptor, a
@@ -112,8 +115,9 @@ class RegionCache {
 // Reads the records announced at r's position. r reads `payload` (the
 // whole received body); fds are the frame's (those used are taken out);
 // cache (optional) keeps the mappings for later replies. Returns the
-// inline records (when there are any) and each extent's bytes; nothing
-// when r is at its end (no records). Errors: the reader's status;
+// inline records (when there are any: *inline_parts, when given, says 1,
+// else 0) and then each extent's bytes; nothing when r is at its end (no
+// records). Errors: the reader's status;
 // PMIX_ERR_BAD_PARAM for a bad descriptor reference, too many regions, an
 // extent that is empty or outside its region, or an announcement of no
 // records; the attach statuses (PMIX_ERR_NOT_SUPPORTED for a medium this
@@ -121,7 +125,8 @@ class RegionCache {
 // not a sealed or published region of the announced size). Nothing is
 // kept on error.
 Result<std::vector<SharedBytes>> UnpackRecords(Reader& r, const std::shared_ptr<const Bytes>& payload,
-                                               std::vector<ptl::Fd>& fds, RegionCache* cache = nullptr);
+                                               std::vector<ptl::Fd>& fds, RegionCache* cache = nullptr,
+                                               size_t* inline_parts = nullptr);
 
 }  // namespace pmix::wire
 

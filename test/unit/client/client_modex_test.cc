@@ -227,6 +227,83 @@ TEST_F(PeerDataTest, PartsAreKeptWhileReferredToAndRefusedWhole) {
   EXPECT_EQ(Get(P("job", 3), "k"), kNotFound);
 }
 
+// Deferred parts (a fence's shared regions) are not looked at until the
+// first lookup, then answer like the others; later data still wins over
+// them whichever way it came, and they are kept while referred to.
+TEST_F(PeerDataTest, DeferredPartsAreFramedAtTheFirstLookup) {
+  wire::Bytes region;
+  Record(region, P("job", 1), "k", "one");
+  Record(region, P("job", 2), "k", "two");
+  Record(region, self_, "k", "mine");
+  auto bytes = std::make_shared<const wire::Bytes>(region);
+  std::weak_ptr<const wire::Bytes> watch = bytes;
+  {
+    wire::SharedBytes parts[] = {wire::Share(std::move(bytes))};
+    peers_.Defer(codec_, parts, self_);
+  }
+  EXPECT_EQ(peers_.Deferred(), 1u);
+  EXPECT_TRUE(peers_.Waiting(P("job", 2)));
+  EXPECT_EQ(Get(P("job", 2), "k"), "two");
+  EXPECT_EQ(peers_.Deferred(), 0u);
+  EXPECT_FALSE(peers_.Waiting(P("job", 2)));
+  EXPECT_TRUE(peers_.Waiting(P("job", 1)));  // framed, not indexed
+  EXPECT_EQ(Get(self_, "k"), kNotFound) << "our own record is skipped";
+  auto all = peers_.FetchAll(P("job", 1));
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->size(), 1u);
+  // Data that came after the deferred part wins, though framed after it.
+  wire::Bytes later, newer;
+  Record(later, P("job", 3), "k", "old");
+  Record(newer, P("job", 3), "k", "new");
+  wire::SharedBytes first[] = {wire::Share(std::make_shared<const wire::Bytes>(later))};
+  peers_.Defer(codec_, first, self_);
+  ASSERT_TRUE(Add(newer).ok());
+  EXPECT_EQ(Get(P("job", 3), "k"), "new");
+  EXPECT_FALSE(watch.expired()) << "values of it are referred to";
+  peers_.Clear();
+  EXPECT_TRUE(watch.expired());
+}
+
+// A deferred part that proves malformed is dropped whole at the first
+// lookup, records of no valid rank in it are skipped, and the rest stands.
+TEST_F(PeerDataTest, AMalformedDeferredPartIsDroppedAndLosesNothing) {
+  wire::Bytes good, cut, jobs;
+  Record(good, P("job", 1), "k", "one");
+  Record(cut, P("job", 2), "k", "two");
+  cut.resize(cut.size() - 3);
+  Record(jobs, P("other", PMIX_RANK_WILDCARD), "k", "job");
+  Record(jobs, P("job", 4), "k", "four");
+  wire::SharedBytes parts[] = {wire::Share(std::make_shared<const wire::Bytes>(good)),
+                               wire::Share(std::make_shared<const wire::Bytes>(cut)),
+                               wire::Share(std::make_shared<const wire::Bytes>(jobs))};
+  peers_.Defer(codec_, parts, self_);
+  EXPECT_EQ(Get(P("job", 2), "k"), kNotFound);
+  EXPECT_EQ(Get(P("job", 1), "k"), "one");
+  EXPECT_EQ(Get(P("job", 4), "k"), "four");
+  EXPECT_EQ(Get(P("other", PMIX_RANK_WILDCARD), "k"), kNotFound);
+  EXPECT_TRUE(jobs_.empty()) << "job records come inline, never from deferred parts";
+}
+
+// Deliveries nobody reads: at most one waits unframed, so what later
+// ones replace goes without a Get (the fences of a job that never Gets
+// keep a bounded number of regions mapped).
+TEST_F(PeerDataTest, ReplacedDeferredDataGoesWithoutAGet) {
+  std::vector<std::weak_ptr<const wire::Bytes>> watch;
+  for (int round = 0; round < 50; ++round) {
+    wire::Bytes region;
+    Record(region, P("job", 1), "k", std::to_string(round).c_str());
+    auto bytes = std::make_shared<const wire::Bytes>(region);
+    watch.push_back(bytes);
+    wire::SharedBytes parts[] = {wire::Share(std::move(bytes))};
+    peers_.Defer(codec_, parts, self_);
+    size_t alive = 0;
+    for (const auto& w : watch) alive += w.expired() ? 0 : 1;
+    EXPECT_LE(alive, 3u) << "round " << round;
+  }
+  EXPECT_EQ(peers_.Deferred(), 1u);
+  EXPECT_EQ(Get(P("job", 1), "k"), "49");
+}
+
 TEST_F(PeerDataTest, ConcurrentFirstGetsDecodeOnce) {
   wire::Bytes records;
   for (pmix_rank_t r = 1; r <= 64; ++r) Record(records, P("job", r), "k", std::to_string(r).c_str());

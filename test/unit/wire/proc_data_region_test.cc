@@ -70,11 +70,13 @@ class ProcDataRegionTest : public ::testing::Test {
     return std::make_shared<const Bytes>(std::move(out));
   }
   // Reads the status, then the records.
+  // Reads the status, then the records (*inline_parts: how many of them
+  // came inline).
   Result<std::vector<SharedBytes>> Unpack(const std::shared_ptr<const Bytes>& payload,
-                                          std::vector<ptl::Fd>& fds) {
+                                          std::vector<ptl::Fd>& fds, size_t* inline_parts = nullptr) {
     Reader r(codec_, *payload);
     EXPECT_EQ(r.Status(), PMIX_SUCCESS);
-    return UnpackRecords(r, payload, fds);
+    return UnpackRecords(r, payload, fds, nullptr, inline_parts);
   }
   static ptl::Fd Dup(int fd) { return ptl::Fd(::fcntl(fd, F_DUPFD_CLOEXEC, 0)); }
   void NeedRegions() {
@@ -95,9 +97,11 @@ std::vector<uint8_t> Concat(const std::vector<SharedBytes>& parts) {
 TEST_F(ProcDataRegionTest, InlineRecordsAreTheRestOfTheBody) {
   auto payload = Reply([](Writer& w) { ASSERT_TRUE(PackRecords(w, std::span<const RegionRecords>()).ok()); }, records_);
   std::vector<ptl::Fd> none;
-  auto got = Unpack(payload, none);
+  size_t inline_parts = 9;
+  auto got = Unpack(payload, none, &inline_parts);
   ASSERT_TRUE(got.ok()) << PMIx_Error_string(got.status().code());
   ASSERT_EQ(got->size(), 1u);
+  EXPECT_EQ(inline_parts, 1u);
   EXPECT_EQ(Concat(*got), records_);
   auto refs = IndexRecords(codec_, (*got)[0].bytes());
   ASSERT_TRUE(refs.ok());
@@ -111,9 +115,11 @@ TEST_F(ProcDataRegionTest, InlineRecordsAreTheRestOfTheBody) {
 TEST_F(ProcDataRegionTest, NoRecordsIsEmpty) {
   auto payload = Reply([](Writer&) {});
   std::vector<ptl::Fd> none;
-  auto got = Unpack(payload, none);
+  size_t inline_parts = 9;
+  auto got = Unpack(payload, none, &inline_parts);
   ASSERT_TRUE(got.ok());
   EXPECT_TRUE(got->empty());
+  EXPECT_EQ(inline_parts, 0u);
 }
 
 TEST_F(ProcDataRegionTest, AnnouncingNothingIsRefused) {
@@ -138,8 +144,10 @@ TEST_F(ProcDataRegionTest, RegionsAndInlineRecordsRoundTripAndOutliveTheirMaker)
   fds.push_back(Dup(second->fd()));
   first.reset();  // the maker is gone: the descriptors hold the memory
   second.reset();
-  auto got = Unpack(payload, fds);
+  size_t inline_parts = 9;
+  auto got = Unpack(payload, fds, &inline_parts);
   ASSERT_TRUE(got.ok()) << PMIx_Error_string(got.status().code());
+  EXPECT_EQ(inline_parts, 1u);
   EXPECT_FALSE(fds[0].valid()) << "the descriptors are taken";
   EXPECT_FALSE(fds[1].valid());
   ASSERT_EQ(got->size(), 3u);  // inline, then each region
