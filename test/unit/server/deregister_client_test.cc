@@ -27,22 +27,9 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 using test_support::RawPeer;
+using test_support::RunOp;
 
 constexpr const char* kJob = "dereg";
-
-// Runs a server op that completes through a pmix_op_cbfunc_t; its status.
-template <typename Fn>
-pmix_status_t Op(Fn call) {
-  std::promise<pmix_status_t> done;
-  auto cb = [](pmix_status_t st, void* cbdata) {
-    static_cast<std::promise<pmix_status_t>*>(cbdata)->set_value(st);
-  };
-  auto result = done.get_future();
-  pmix_status_t rc = call(+cb, &done);
-  if (rc != PMIX_SUCCESS) return rc;
-  if (result.wait_for(seconds(10)) != std::future_status::ready) return PMIX_ERR_TIMEOUT;
-  return result.get();
-}
 
 pmix_proc_t Rank(pmix_rank_t r) {
   pmix_proc_t p;
@@ -60,7 +47,7 @@ class DeregisterClient : public test_support::InProcessServer {
     PMIx_Info_load(&job[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
     PMIx_Info_load(&job[1], PMIX_LOCAL_SIZE, &size, PMIX_UINT32);
     PMIx_Info_load(&job[2], PMIX_LOCAL_PEERS, "0,1,2", PMIX_STRING);
-    pmix_status_t rc = Op([&](pmix_op_cbfunc_t cb, void* cbdata) {
+    pmix_status_t rc = RunOp([&](pmix_op_cbfunc_t cb, void* cbdata) {
       return PMIx_server_register_nspace(kJob, 3, job, 3, cb, cbdata);
     });
     for (pmix_info_t& i : job) PMIx_Info_destruct(&i);
@@ -69,7 +56,7 @@ class DeregisterClient : public test_support::InProcessServer {
     for (pmix_rank_t r = 0; r < 3; ++r) {
       pmix_proc_t p = Rank(r);
       uid_t uid = ::getuid() + (r == 1 ? 1 : 0);
-      ASSERT_EQ(Op([&](pmix_op_cbfunc_t cb, void* cbdata) {
+      ASSERT_EQ(RunOp([&](pmix_op_cbfunc_t cb, void* cbdata) {
                   return PMIx_server_register_client(&p, uid, ::getgid(), nullptr, cb, cbdata);
                 }),
                 PMIX_SUCCESS);
@@ -129,7 +116,7 @@ TEST_F(DeregisterClient, PendingAndLaterFencesGoOnWithoutIt) {
       << "a refused connection completed the real rank's fence";
   // The host saw rank 1 end: the fence goes on among the others.
   pmix_proc_t one = Rank(1);
-  ASSERT_EQ(Op([&](pmix_op_cbfunc_t cb, void* cbdata) {
+  ASSERT_EQ(RunOp([&](pmix_op_cbfunc_t cb, void* cbdata) {
               PMIx_server_deregister_client(&one, cb, cbdata);
               return PMIX_SUCCESS;
             }),
@@ -143,7 +130,7 @@ TEST_F(DeregisterClient, PendingAndLaterFencesGoOnWithoutIt) {
   EXPECT_EQ(FenceAnswer(zero, 6, milliseconds(10000)), PMIX_ERR_PARTIAL_SUCCESS);
   EXPECT_EQ(FenceAnswer(two, 6, milliseconds(10000)), PMIX_ERR_PARTIAL_SUCCESS);
   // Registered again, it is awaited again.
-  ASSERT_EQ(Op([&](pmix_op_cbfunc_t cb, void* cbdata) {
+  ASSERT_EQ(RunOp([&](pmix_op_cbfunc_t cb, void* cbdata) {
               return PMIx_server_register_client(&one, ::getuid(), ::getgid(), nullptr, cb, cbdata);
             }),
             PMIX_SUCCESS);

@@ -4,11 +4,14 @@
 // (only if it started). Test programs using it link with -Wl,--export-dynamic: the
 // server's dlopen'd components resolve the PMIx_* API against the executable.
 // One server per process at a time: the tests of a fixture run one by one.
+// RunOp waits for a server operation's callback.
 #ifndef PMIXX_TEST_UNIT_SERVER_IN_PROCESS_SERVER_H
 #define PMIXX_TEST_UNIT_SERVER_IN_PROCESS_SERVER_H
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <future>
 #include <initializer_list>
 #include <utility>
 #include <vector>
@@ -17,6 +20,23 @@
 #include "pmix_server.h"
 
 namespace pmix::test_support {
+
+// Runs a server operation that completes through a pmix_op_cbfunc_t:
+// call(cbfunc, cbdata) starts it; returns its immediate error, or the status
+// its callback gives (PMIX_ERR_TIMEOUT when that does not come within 10 s).
+template <typename Fn>
+pmix_status_t RunOp(Fn call) {
+  std::promise<pmix_status_t> done;
+  auto cb = [](pmix_status_t st, void* cbdata) {
+    static_cast<std::promise<pmix_status_t>*>(cbdata)->set_value(st);
+  };
+  auto result = done.get_future();
+  pmix_status_t rc = call(+cb, &done);
+  if (rc != PMIX_SUCCESS) return rc;
+  if (result.wait_for(std::chrono::seconds(10)) != std::future_status::ready)
+    return PMIX_ERR_TIMEOUT;
+  return result.get();
+}
 
 class InProcessServer : public ::testing::Test {
  protected:

@@ -29,21 +29,9 @@ namespace {
 
 using std::chrono::seconds;
 using test_support::RawPeer;
+using test_support::RunOp;
 
 constexpr const char* kJob = "admit";
-
-template <typename Fn>
-pmix_status_t Op(Fn call) {
-  std::promise<pmix_status_t> done;
-  auto cb = [](pmix_status_t st, void* cbdata) {
-    static_cast<std::promise<pmix_status_t>*>(cbdata)->set_value(st);
-  };
-  auto result = done.get_future();
-  pmix_status_t rc = call(+cb, &done);
-  if (rc != PMIX_SUCCESS) return rc;
-  if (result.wait_for(seconds(10)) != std::future_status::ready) return PMIX_ERR_TIMEOUT;
-  return result.get();
-}
 
 class RegionAdmission : public test_support::InProcessServer {
  protected:
@@ -55,7 +43,7 @@ class RegionAdmission : public test_support::InProcessServer {
     PMIx_Info_load(&job[1], PMIX_NODE_MAP, "n0", PMIX_STRING);
     PMIx_Info_load(&job[2], PMIX_PROC_MAP, "0-7", PMIX_STRING);
     PMIx_Info_load(&job[3], "test.value", "admitted-only", PMIX_STRING);
-    pmix_status_t rc = Op([&](pmix_op_cbfunc_t cb, void* cbdata) {
+    pmix_status_t rc = RunOp([&](pmix_op_cbfunc_t cb, void* cbdata) {
       return PMIx_server_register_nspace(kJob, 8, job, 4, cb, cbdata);
     });
     for (pmix_info_t& i : job) PMIx_Info_destruct(&i);
@@ -66,7 +54,7 @@ class RegionAdmission : public test_support::InProcessServer {
       pmix_proc_t p;
       PMIx_Load_procid(&p, kJob, r);
       uid_t uid = ::getuid() + (r == 1 ? 1 : 0);
-      ASSERT_EQ(Op([&](pmix_op_cbfunc_t cb, void* cbdata) {
+      ASSERT_EQ(RunOp([&](pmix_op_cbfunc_t cb, void* cbdata) {
                   return PMIx_server_register_client(&p, uid, ::getgid(), nullptr, cb, cbdata);
                 }),
                 PMIX_SUCCESS);
