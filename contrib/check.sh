@@ -1,53 +1,91 @@
 #!/usr/bin/env bash
-# The whole test suite (what .ci/run runs). Installs what is missing, then:
-#   _build         gcc: build, 'make check' (every test)
-#   _build-static  --disable-dlopen: build, the unit tests and the
-#                  integration tests that load components (built in here)
-#                  -- the rest would only repeat _build's runs
-#                  (PMIXX_CHECK_STATIC=no skips it)
-#   _build-asan    only with PMIXX_CHECK_SANITIZERS=yes: its build alone
-#                  costs more than the budget leaves (docs/security.md,
-#                  'What the CI steps cost'; its first findings are fixed):
-#                  -fsanitize=address,undefined (clang, which also builds the
-#                  libFuzzer targets, when installed; gcc otherwise): the unit
-#                  tests, the fuzz targets (PMIXX_FUZZ_SECONDS each, default
-#                  30 here) and the integration tests of the wire,
-#                  collectives, groups, tools and fault paths, with leak
-#                  detection
-#   _build-tsan    only with PMIXX_CHECK_TSAN=yes: -fsanitize=thread
-#                  (clang), the tests that exercise the progress thread,
-#                  external progress, events, fences and tools. Not in the
-#                  default run: it is a fourth full build, which with the
-#                  three others does not fit the CI budget
+# The whole test suite (what .ci/run runs). Installs what is missing, then
+# three builds, each skipped when its variable is 'no':
+#   _build       gcc -O2 -g1: build, 'make check' (every test)
+#                (PMIXX_CHECK_GCC)
+#   _build-asan  clang -fsanitize=address,undefined, --disable-dlopen, with
+#                the libFuzzer targets, -O1 -gline-tables-only (line tables
+#                are enough for symbolized stacks; full debug info would
+#                cost a fifth more CPU): the unit tests, the fuzz targets
+#                (PMIXX_FUZZ_SECONDS each, default 30 here), the tests that
+#                load components (in here they are built in) and the
+#                integration tests of the wire, collectives, events,
+#                threads, groups, tools and fault paths, with leak
+#                detection (PMIXX_CHECK_SANITIZERS). With it off, the
+#                static tests run in a plain gcc --disable-dlopen build,
+#                _build-static. PMIXX_CHECK_STATIC=no: the asan build
+#                loads its components, or with the sanitizers off there is
+#                no static step. Without clang the step is gcc's
+#                ASan+UBSan, without fuzzers
+#   _build-tsan  clang -fsanitize=thread, -O1 -gline-tables-only: builds
+#                only the library, its components and the programs its
+#                tests run (progress thread, external progress, events,
+#                fences, several application threads, tools, Get, dmodex,
+#                connect, groups, aborts, lost and tcp peers)
+#                (PMIXX_CHECK_TSAN)
 # Ends with one line 'N passed, N failed, N skipped' over all of them; each
-# step says how long it took (the CI machine's budget is 45 minutes; what
-# each step cost when measured is in docs/security.md, 'How this is tested').
+# step says how long it took. CI's budget is 45 minutes on a 2-core machine
+# from a clean clone (no ccache contents): what each step costs is in
+# docs/security.md, 'What the CI steps cost'.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/contrib/deps.sh"
 
+run_gcc=${PMIXX_CHECK_GCC:-yes}
+sanitizers=${PMIXX_CHECK_SANITIZERS:-yes}
+static=${PMIXX_CHECK_STATIC:-yes}
+tsan=${PMIXX_CHECK_TSAN:-yes}
 pmixx_install_packages $PMIXX_BUILD_PACKAGES $PMIXX_TEST_PACKAGES || exit 1
-sanitizers=${PMIXX_CHECK_SANITIZERS:-no}
-tsan=${PMIXX_CHECK_TSAN:-no}
 if [ "$sanitizers" != no ] || [ "$tsan" != no ]; then
   pmixx_install_packages $PMIXX_HARDEN_PACKAGES || exit 1
 fi
+have_clang=no
+command -v clang++ >/dev/null 2>&1 && have_clang=yes
 
 pass=0 fail=0 skip=0 status=0
-# check BUILDDIR [configure args...]: build and 'make check' (only the tests
-# in $tests when it is set); adds to the counts.
-tests=
+
+# select_tests BUILDDIR REGEX: the tests of BUILDDIR's TESTS matching REGEX.
+select_tests() {
+  printf 'print-tests:\n\t@echo $(TESTS)\n' \
+    | make -s -C "$1" -f Makefile -f - print-tests | tr ' ' '\n' \
+    | grep -E "$2" | tr '\n' ' '
+}
+
+# cpu_now: $cpu = the CPU seconds (user + sys) of every finished child so
+# far ('times' must run in this shell, not in a command substitution).
+cpu_file=$(mktemp) && trap 'rm -f "$cpu_file"' EXIT
+cpu_now() {
+  times >"$cpu_file"
+  cpu=$(tail -n 1 "$cpu_file" | awk '{
+    s = 0
+    for (i = 1; i <= 2; ++i) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] }
+    printf "%d", s }')
+}
+
+# check BUILDDIR [configure args...]: build and run the tests; adds to the
+# counts. Every test unless $tests_re is set (then those of TESTS matching
+# it); with $programs set, builds only $PMIXX_MAKE_TARGETS and those check
+# programs (the tests' own programs come with them) instead of everything.
+tests_re= programs=
 check() {
   local builddir=$1; shift
-  local began=$SECONDS
-  echo "== make check in ${builddir#$top/} $*"
+  local began=$SECONDS cpu0 tests=
+  cpu_now; cpu0=$cpu
+  echo "== make check in ${builddir#$top/} $* ${CFLAGS:+CFLAGS=$CFLAGS}"
   PMIXX_CONFIGURE_ARGS="$*" pmixx_build "$builddir" || { fail=$((fail + 1)); status=1; return; }
-  if [ -n "$tests" ]; then
+  cpu_now
+  echo "== ${builddir#$top/}: built in $((SECONDS - began)) s, $((cpu - cpu0)) s CPU"
+  [ -n "$tests_re" ] && tests=$(select_tests "$builddir" "$tests_re")
+  if [ -n "$programs" ]; then
+    make -C "$builddir" -j2 check-TESTS TESTS="$tests" check_PROGRAMS="$programs" \
+      >"$builddir/check.out" 2>&1 || status=1
+  elif [ -n "$tests_re" ]; then
     make -C "$builddir" -j2 check TESTS="$tests" >"$builddir/check.out" 2>&1 || status=1
   else
     make -C "$builddir" -j2 check >"$builddir/check.out" 2>&1 || status=1
   fi
   grep -E '^(PASS|FAIL|XFAIL|XPASS|SKIP|ERROR):' "$builddir/check.out"
+  grep -q '^# TOTAL:' "$builddir/check.out" || tail -n 40 "$builddir/check.out"
   local log
   for log in $(grep -lE '^:test-result: (FAIL|ERROR)' $(find "$builddir" -name '*.trs') 2>/dev/null); do
     echo "==== ${log%.trs}.log"; tail -n 40 "${log%.trs}.log"
@@ -56,44 +94,62 @@ check() {
   pass=$((pass + $(count PASS)))
   fail=$((fail + $(count FAIL) + $(count ERROR) + $(count XPASS)))
   skip=$((skip + $(count SKIP)))
-  echo "== ${builddir#$top/}: $((SECONDS - began)) s"
+  cpu_now
+  echo "== ${builddir#$top/}: $((SECONDS - began)) s, $((cpu - cpu0)) s CPU"
 }
 
-# select REGEX: the tests of _build's TESTS matching REGEX, for $tests.
-select_tests() {
-  printf 'print-tests:\n\t@echo $(TESTS)\n' \
-    | make -s -C "$top/_build" -f Makefile -f - print-tests | tr ' ' '\n' \
-    | grep -E "$1" | tr '\n' ' '
-}
+# -g1: line tables and function names (backtraces, valgrind's stacks) but
+# not the full debug info, which takes a third of gcc's compile time; the
+# ABI tests compile what they read the DWARF of with their own -g.
+[ "$run_gcc" != no ] && CFLAGS='-O2 -g1' CXXFLAGS='-O2 -g1' check "$top/_build"
 
-check "$top/_build"
-if [ "${PMIXX_CHECK_STATIC:-yes}" != no ]; then
-  # What differs in a --disable-dlopen build is how components are found:
-  # the unit tests (every framework's) and a server, client, tool and
-  # pmixrun run on the built-in components.
-  tests=$(select_tests '^test/(unit/.*_tests|integration/(basic|modex|tool)\.sh|pmix_info\.sh|api_exports\.sh|pmixrun/run_pmixrun\.sh)$')
-  check "$top/_build-static" --disable-dlopen
-  tests=
-fi
+# What differs in a --disable-dlopen build is how components are found: the
+# unit tests (every framework's) and a server, client, tool and pmixrun run
+# on the built-in components.
+static_re='test/(unit/.*_tests|integration/(basic|modex|tool)\.sh|pmix_info\.sh|api_exports\.sh|pmixrun/run_pmixrun\.sh)'
 if [ "$sanitizers" != no ]; then
-  # The unit tests, the fuzz targets, and the integration tests that drive
-  # the server's wire, collectives, groups and fault paths; the ABI, Open
-  # MPI, Slurm, valgrind and soak tests are not repeated there.
-  tests=$(select_tests '^test/(unit/.*_tests|fuzz/.*\.sh|integration/(basic|get|fence|modex|abort|fence_kill|bad_peer|tcp|events|lost_server|group|tool|connect)\.sh|pmixrun/group\.sh)$')
+  # The static tests above, the fuzz targets and the integration tests that
+  # drive the server's wire, collectives, events, threads, groups, tools and
+  # fault paths; the ABI, Open MPI, Slurm, valgrind and soak tests are not
+  # repeated here.
+  tests_re="^($static_re|test/(fuzz/.*\.sh|integration/(get|fence|abort|fence_kill|bad_peer|tcp|events|threads|lost_server|group|connect)\.sh|pmixrun/group\.sh))$"
+  dlopen=--disable-dlopen
+  [ "$static" = no ] && dlopen=
   export PMIXX_FUZZ_SECONDS=${PMIXX_FUZZ_SECONDS:-30}
-  if command -v clang++ >/dev/null 2>&1; then
-    check "$top/_build-asan" CC=clang CXX=clang++ --enable-sanitizers=address,undefined --enable-fuzzers
+  if [ $have_clang = yes ]; then
+    CFLAGS='-O1 -gline-tables-only' CXXFLAGS='-O1 -gline-tables-only' \
+      check "$top/_build-asan" CC=clang CXX=clang++ $dlopen --enable-sanitizers=address,undefined --enable-fuzzers
   else
-    check "$top/_build-asan" --enable-sanitizers=address,undefined
+    CFLAGS='-O1 -g1' CXXFLAGS='-O1 -g1' \
+      check "$top/_build-asan" $dlopen --enable-sanitizers=address,undefined
   fi
-  tests=
+  tests_re=
+elif [ "$static" != no ]; then
+  tests_re="^$static_re\$"
+  check "$top/_build-static" --disable-dlopen
+  tests_re=
 fi
-if [ "$tsan" != no ] && command -v clang++ >/dev/null 2>&1; then
-  # The tests whose point is threads: the progress thread and posting to it,
-  # external progress, event delivery, fences, tools.
-  tests=$(select_tests '^test/(unit/(runtime/progress|event/event)_tests|unit/event/events_local\.sh|integration/(external_progress|events|fence|tool)\.sh)$')
-  check "$top/_build-tsan" CC=clang CXX=clang++ --enable-sanitizers=thread
-  tests=
+
+if [ "$tsan" != no ] && [ $have_clang = yes ]; then
+  # The tests whose point is threads (the progress thread, external
+  # progress, events, fences, several application threads, tools) and
+  # those whose server answers Gets, dmodex, connect, groups, aborts, lost
+  # peers and tcp peers from its progress thread while the host's threads
+  # run, and the programs they run (a test added here names its programs
+  # here too).
+  tests_re='^test/(unit/(runtime/progress|event/event)_tests|unit/event/events_local\.sh|integration/(external_progress|events|fence|threads|tool|get|modex|connect|group|abort|lost_server|tcp|bad_peer)\.sh)$'
+  programs=
+  for p in pmix_test_host clients/client_external clients/client_events clients/client_fence \
+    clients/client_threads clients/client_basic clients/client_tool_peer clients/tool_connect \
+    clients/client_events_local clients/client_get clients/client_modex clients/client_connect \
+    clients/client_group clients/client_abort clients/client_lost_server clients/bad_peer; do
+    programs="$programs test/host/$p"
+  done
+  CFLAGS='-O1 -gline-tables-only' CXXFLAGS='-O1 -gline-tables-only' PMIXX_MAKE_TARGETS=libs-and-components \
+    check "$top/_build-tsan" CC=clang CXX=clang++ --enable-sanitizers=thread
+  tests_re= programs=
+elif [ "$tsan" != no ]; then
+  echo "== _build-tsan: no clang++, the TSan step cannot run"; status=1
 fi
 [ $status -ne 0 ] && [ "$fail" -eq 0 ] && fail=1
 echo "$pass passed, $fail failed, $skip skipped"

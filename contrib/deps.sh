@@ -40,7 +40,9 @@ PMIXX_TEST_PACKAGES="libgtest-dev valgrind libpmix-dev munge clang python3-pmix"
 PMIXX_HARDEN_PACKAGES="clang libclang-rt-14-dev"
 
 # pmixx_build BUILDDIR: autogen + configure (when needed) + make; extra
-# configure arguments come from $PMIXX_CONFIGURE_ARGS. Both
+# configure arguments come from $PMIXX_CONFIGURE_ARGS (and $CFLAGS and
+# $CXXFLAGS, which configure reads), the make targets from
+# $PMIXX_MAKE_TARGETS (default: all). Both
 # scripts build in the same tree with the same prefix ($PREFIX, default
 # ./_install), so running one after the other rebuilds nothing.
 pmixx_build() {
@@ -51,13 +53,14 @@ pmixx_build() {
   [ -x "$top/configure" ] || "$top/autogen.sh" || return 1
   mkdir -p "$builddir"
   # Reconfigure when the tree was configured with other arguments.
-  local wanted="--prefix=$prefix ${PMIXX_CONFIGURE_ARGS:-}"
+  local wanted="--prefix=$prefix ${PMIXX_CONFIGURE_ARGS:-}${CFLAGS:+ CFLAGS=$CFLAGS}${CXXFLAGS:+ CXXFLAGS=$CXXFLAGS}"
   if [ ! -f "$builddir/Makefile" ] || [ "$(cat "$builddir/.pmixx-configure" 2>/dev/null)" != "$wanted" ]; then
     # shellcheck disable=SC2086  # extra configure arguments are split on purpose
     (cd "$builddir" && "$top/configure" --prefix="$prefix" ${PMIXX_CONFIGURE_ARGS:-} >configure.out 2>&1) \
       || { tail -n 20 "$builddir/configure.out"; return 1; }
     echo "$wanted" > "$builddir/.pmixx-configure"
   fi
-  make -C "$builddir" -j2 >"$builddir/make.out" 2>&1 \
+  # shellcheck disable=SC2086  # a list of targets
+  make -C "$builddir" -j2 ${PMIXX_MAKE_TARGETS:-} >"$builddir/make.out" 2>&1 \
     || { tail -n 60 "$builddir/make.out"; echo "build failed (full log: $builddir/make.out)" >&2; return 1; }
 }
