@@ -87,6 +87,7 @@ typedef enum {
     kBlobFence = 0, /* Fence(PMIX_COLLECT_DATA) alone, us */
     kBlobGetFirst,  /* mean first Get of a peer's blob, us */
     kBlobGetAgain,  /* mean repeated Get of a peer's blob, us */
+    kBlobFenceIso,  /* the same fence again, between barriers, us */
     kBlobMetrics
 } BenchBlobMetric;
 

@@ -1,6 +1,13 @@
 /*
- * pmix_bench client: the modex, one collect fence per blob size.
+ * pmix_bench client: the modex, two collect fences per blob size.
  * See bench_client.h.
+ *
+ * Per size: Put + Commit, a barrier, the timed fence (fence_<B>), the Gets
+ * of every peer's blob (get1, get2); then the blob committed again, a
+ * barrier, the same fence timed again (fenceiso_<B>) and a barrier. On a
+ * node with more processes than cores the first measure holds what the
+ * processes released first do meanwhile (their Gets compete for the CPUs
+ * with the release of the others); the second is the fence alone.
  *
  * Sizes run in the given order in one job, each under its own key, so a
  * library that re-sends earlier commits with every fence pays for it here
@@ -136,6 +143,12 @@ static int OneSize(Client *c, int b, uint8_t *expect)
         0 != CollectFence(c, &c->metric[BenchBlobIndex(b, kBlobFence)]) ||
         0 != GetPeers(c, size, expect, 1, &c->metric[BenchBlobIndex(b, kBlobGetFirst)]) ||
         0 != GetPeers(c, size, expect, passes, &c->metric[BenchBlobIndex(b, kBlobGetAgain)])) {
+        return -1;
+    }
+    /* The same fence again, with a barrier after it too: no client runs
+     * its Gets while the others still wait for their release. */
+    if (0 != PutAndCommit(c, size) || 0 != BenchAlign(c) ||
+        0 != CollectFence(c, &c->metric[BenchBlobIndex(b, kBlobFenceIso)]) || 0 != BenchAlign(c)) {
         return -1;
     }
     return 0;
