@@ -109,13 +109,10 @@ check() {
 static_re='test/(unit/.*_tests|integration/(basic|modex|tool)\.sh|pmix_info\.sh|api_exports\.sh|pmixrun/run_pmixrun\.sh)'
 if [ "$sanitizers" != no ]; then
   # The static tests above, the fuzz targets and the integration tests that
-  # drive the server's wire, collectives, events, threads, groups, tools and
-  # fault paths; the ABI, Open MPI, Slurm, valgrind and soak tests are not
-  # repeated here. get.sh is left out for now: in its two-node cases
-  # LeakSanitizer's tracer itself crashes (SIGSEGV) at rank 0's exit since
-  # main at c6fe5c6 (it passed at bd7be53); to be found and fixed, then
-  # put back.
-  tests_re="^($static_re|test/(fuzz/.*\.sh|integration/(fence|abort|fence_kill|bad_peer|tcp|events|threads|lost_server|group|connect)\.sh|pmixrun/group\.sh))$"
+  # drive the server's wire, collectives, gets, events, threads, groups,
+  # tools and fault paths; the ABI, Open MPI, Slurm, valgrind and soak
+  # tests are not repeated here.
+  tests_re="^($static_re|test/(fuzz/.*\.sh|integration/(fence|abort|fence_kill|bad_peer|tcp|events|threads|lost_server|group|connect|get)\.sh|pmixrun/group\.sh))$"
   dlopen=--disable-dlopen
   [ "$static" = no ] && dlopen=
   export PMIXX_FUZZ_SECONDS=${PMIXX_FUZZ_SECONDS:-30}
