@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "mca/bfrops/base/bfrops_base.h"
 #include "mca/preg/base/preg_base.h"
@@ -131,6 +132,16 @@ std::atomic<bool> g_initialized{false};
 }  // namespace
 
 Server* CurrentServer() { return g_server; }
+
+const ClientRecord* Namespace::Record(pmix_rank_t rank) const {
+  if (auto it = clients.find(rank); it != clients.end()) return &it->second;
+  if (auto it = deregistered.find(rank); it != deregistered.end()) return &it->second;
+  return nullptr;
+}
+
+ClientRecord* Namespace::Record(pmix_rank_t rank) {
+  return const_cast<ClientRecord*>(std::as_const(*this).Record(rank));
+}
 
 bool Namespace::IsLocal(pmix_rank_t rank) const {
   if (clients.count(rank) != 0) return true;

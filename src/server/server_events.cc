@@ -167,8 +167,8 @@ void RecordExitCode(Server& s, const event::Event& ev) {
   if (who == nullptr) return;
   Namespace* ns = s.FindNamespace(who->nspace);
   if (ns == nullptr) return;
-  auto record = ns->clients.find(who->rank);
-  if (record != ns->clients.end()) record->second.exit_code = code->value.data.integer;
+  // also of one the host deregistered already (pmixrun does, at the reap)
+  if (ClientRecord* record = ns->Record(who->rank)) record->exit_code = code->value.data.integer;
 }
 
 }  // namespace

@@ -82,10 +82,10 @@ void ServeJobData(Server& s, Request&& req) {
 // Why a local target can no longer commit (PMIX_SUCCESS: it still can).
 // Rank PMIX_RANK_UNDEF: only when every local client is gone.
 pmix_status_t Departed(const Namespace* ns, const pmix_proc_t& target) {
-  if (ns == nullptr || ns->clients.empty()) return PMIX_SUCCESS;
+  if (ns == nullptr || (ns->clients.empty() && ns->deregistered.empty())) return PMIX_SUCCESS;
   if (target.rank != PMIX_RANK_UNDEF) {
-    auto it = ns->clients.find(target.rank);
-    return it == ns->clients.end() ? PMIX_SUCCESS : it->second.departed;
+    const ClientRecord* record = ns->Record(target.rank);
+    return record == nullptr ? PMIX_SUCCESS : record->departed;
   }
   for (const auto& [rank, record] : ns->clients) {
     if (record.departed == PMIX_SUCCESS) return PMIX_SUCCESS;

@@ -105,24 +105,23 @@ gds::ValuePtr NamespaceInfo(Server& s, const pmix_proc_t&, const query::Query& q
   return all.size() == 0 ? nullptr : ArrayValue(InfoArray(all));
 }
 
-// Connected; gone after PMIx_Finalize (terminated) or without it; else
-// registered and not (yet) connected.
+// Connected; gone after PMIx_Finalize (terminated) or without it, also
+// once the host deregistered it; else registered and not (yet) connected.
 pmix_proc_state_t StateOf(const Namespace& ns, pmix_rank_t rank) {
-  auto record = ns.clients.find(rank);
-  if (record == ns.clients.end()) return PMIX_PROC_STATE_UNDEF;
-  if (record->second.peer != nullptr) return PMIX_PROC_STATE_CONNECTED;
-  if (record->second.departed == PMIX_ERR_PROC_TERM_WO_SYNC) return PMIX_PROC_STATE_TERM_WO_SYNC;
-  if (record->second.departed != PMIX_SUCCESS) return PMIX_PROC_STATE_TERMINATED;
+  const ClientRecord* record = ns.Record(rank);
+  if (record == nullptr) return PMIX_PROC_STATE_UNDEF;
+  if (record->peer != nullptr) return PMIX_PROC_STATE_CONNECTED;
+  if (record->departed == PMIX_ERR_PROC_TERM_WO_SYNC) return PMIX_PROC_STATE_TERM_WO_SYNC;
+  if (record->departed != PMIX_SUCCESS) return PMIX_PROC_STATE_TERMINATED;
   return PMIX_PROC_STATE_PREPPED;
 }
 
 // The pid of the connected process, or the one it had, or the one the host
 // registered (PMIX_PROC_PID); 0 when none is known.
 pid_t PidOf(const Server& s, const Namespace& ns, const pmix_proc_t& proc) {
-  auto record = ns.clients.find(proc.rank);
-  if (record != ns.clients.end()) {
-    if (record->second.peer != nullptr) return record->second.peer->pid;
-    if (record->second.pid != 0) return record->second.pid;
+  if (const ClientRecord* record = ns.Record(proc.rank)) {
+    if (record->peer != nullptr) return record->peer->pid;
+    if (record->pid != 0) return record->pid;
   }
   auto v = s.store.FetchValue(proc, gds::Where::Proc(), PMIX_GDS_VIEW_ALL, PMIX_PROC_PID);
   return v.ok() && (*v)->type == PMIX_PID ? (*v)->data.pid : 0;
@@ -139,8 +138,8 @@ void FillProcInfo(const Server& s, const Namespace& ns, pmix_rank_t rank, pmix_p
   out.executable_name = argv ? ::strdup(FirstWord(*argv).c_str()) : nullptr;
   out.pid = PidOf(s, ns, out.proc);
   // The exit code the host reported in an event about it.
-  auto record = ns.clients.find(rank);
-  out.exit_code = record != ns.clients.end() ? record->second.exit_code.value_or(0) : 0;
+  const ClientRecord* record = ns.Record(rank);
+  out.exit_code = record != nullptr ? record->exit_code.value_or(0) : 0;
   out.state = StateOf(ns, rank);
 }
 

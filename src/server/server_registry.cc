@@ -261,8 +261,16 @@ extern "C" void PMIx_server_deregister_client(const pmix_proc_t* proc, pmix_op_c
           // changes nothing: only the host speaks for the real process.
           server::PeerPtr peer = it->second.peer;
           bool never_connected = peer == nullptr && it->second.departed == PMIX_SUCCESS;
+          server::ClientRecord last = std::move(it->second);
+          last.peer = nullptr;
+          if (peer != nullptr) {  // its end not seen yet (an RM reaps before the server reads EOF)
+            last.pid = peer->pid;
+            last.departed = peer->finalized ? PMIX_ERR_NOT_FOUND : PMIX_ERR_PROC_TERM_WO_SYNC;
+          } else if (never_connected) {
+            last.departed = PMIX_ERR_NOT_FOUND;
+          }
           ns->clients.erase(it);
-          ns->deregistered.insert(p.rank);
+          ns->deregistered.insert_or_assign(p.rank, std::move(last));
           if (peer != nullptr) peer->conn->Close(PMIX_ERR_NOT_FOUND);
           if (never_connected) server::ClientDeregistered(s, *ns, p.rank);
           return Status();

@@ -78,9 +78,14 @@ struct Namespace {
   std::map<pmix_rank_t, ClientRecord> clients;
   std::set<pmix_rank_t> committed;  // local ranks that committed at least once
   // Ranks the host deregistered (PMIx_server_deregister_client) and did not
-  // register again: gone for good, no collective waits for them.
-  std::set<pmix_rank_t> deregistered;
+  // register again: gone for good, no collective waits for them, a Get of
+  // what they never committed fails at once. What their record said last
+  // (pid, exit code, how they left; never a peer) stays for proc tables.
+  std::map<pmix_rank_t, ClientRecord> deregistered;
   bool IsLocal(pmix_rank_t rank) const;
+  // rank's record, registered or deregistered; nullptr when neither.
+  const ClientRecord* Record(pmix_rank_t rank) const;
+  ClientRecord* Record(pmix_rank_t rank);
 };
 
 struct Server {

@@ -35,6 +35,18 @@
  *                               as "ck1"; every rank waits (10 s at most)
  *                               for the event naming "ck1", prints
  *                               "jctrl ok <rank>"
+ *   pmixrun_client dereg DIR    ranks but 0 never call PMIx_Init: they exit
+ *                               0 once rank 0 created DIR/ready; rank 0
+ *                               waits (10 s at most) for their
+ *                               PMIX_EVENT_PROC_TERMINATED events, then
+ *                               checks that the server is done with them
+ *                               (pmixrun deregistered each at its reap,
+ *                               before that event): a Get of a key they
+ *                               never put fails at once with NOT_FOUND
+ *                               (registered, it would wait for their
+ *                               commit until PMIX_TIMEOUT) and the proc
+ *                               table says TERMINATED (not PREPPED);
+ *                               prints "dereg ok"
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -313,8 +325,67 @@ static int JobControl(void) {
     return Fence();
 }
 
+/* Ranks but 0 of "dereg": never a client; they end once rank 0 is ready. */
+static int DeregPeer(const char *dir) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/ready", dir);
+    const struct timespec tick = {0, 10000000L};
+    for (int i = 0; i < 2000 && access(path, F_OK) != 0; ++i) nanosleep(&tick, NULL);
+    return access(path, F_OK) == 0 ? 0 : 1;
+}
+
+/* Rank 0 of "dereg", once the others ended. */
+static int Deregistered(uint32_t size, const char *dir) {
+    pmix_status_t code = PMIX_EVENT_PROC_TERMINATED;
+    if (PMIx_Register_event_handler(&code, 1, NULL, 0, OnTerminated, NULL, NULL) < 0) return 1;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/ready", dir);
+    FILE *ready = fopen(path, "w");
+    if (ready == NULL || fclose(ready) != 0) return fprintf(stderr, "cannot create %s\n", path), 1;
+    if (WaitTerminated((int)size - 1) != 0) return fprintf(stderr, "termination events missing\n"), 1;
+    int bad = 0;
+    int timeout = 20;
+    pmix_info_t wait;
+    PMIX_INFO_LOAD(&wait, PMIX_TIMEOUT, &timeout, PMIX_INT);
+    for (pmix_rank_t r = 1; r < size; ++r) {
+        pmix_proc_t peer;
+        PMIX_LOAD_PROCID(&peer, me.nspace, r);
+        pmix_value_t *v = NULL;
+        pmix_status_t rc = PMIx_Get(&peer, "test.never", &wait, 1, &v);
+        if (rc != PMIX_ERR_NOT_FOUND)
+            bad = fprintf(stderr, "Get of rank %u's key: %s, want NOT_FOUND\n", r, PMIx_Error_string(rc));
+        if (v != NULL) PMIX_VALUE_RELEASE(v);
+    }
+    PMIX_INFO_DESTRUCT(&wait);
+    pmix_query_t *q;
+    PMIX_QUERY_CREATE(q, 1);
+    PMIX_ARGV_APPEND(code, q[0].keys, PMIX_QUERY_PROC_TABLE);
+    pmix_info_t *results = NULL;
+    size_t nresults = 0;
+    pmix_status_t rc = PMIx_Query_info(q, 1, &results, &nresults);
+    PMIX_QUERY_FREE(q, 1);
+    if (rc != PMIX_SUCCESS || nresults < 1 || results[0].value.type != PMIX_DATA_ARRAY)
+        return fprintf(stderr, "proc table query: %s\n", PMIx_Error_string(rc)), 1;
+    pmix_data_array_t *table = results[0].value.data.darray;
+    pmix_proc_info_t *procs = (pmix_proc_info_t *)table->array;
+    if (table->type != PMIX_PROC_INFO || table->size != size) bad = fprintf(stderr, "proc table size\n");
+    for (size_t i = 0; !bad && i < table->size; ++i) {
+        pmix_proc_state_t want = procs[i].proc.rank == 0 ? PMIX_PROC_STATE_CONNECTED
+                                                          : PMIX_PROC_STATE_TERMINATED;
+        if (procs[i].state != want)
+            bad = fprintf(stderr, "proc table: rank %u state %s, want %s\n", procs[i].proc.rank,
+                          PMIx_Proc_state_string(procs[i].state), PMIx_Proc_state_string(want));
+    }
+    PMIX_INFO_FREE(results, nresults);
+    if (!bad) printf("dereg ok\n");
+    return bad != 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) return 2;
+    const char *rank_env = getenv("PMIX_RANK");
+    if (strcmp(argv[1], "dereg") == 0 && argc > 2 && rank_env != NULL && strcmp(rank_env, "0") != 0)
+        return DeregPeer(argv[2]);
     pmix_status_t rc = PMIx_Init(&me, NULL, 0);
     if (rc != PMIX_SUCCESS) return fprintf(stderr, "init: %s\n", PMIx_Error_string(rc)), 2;
     int bad = 0;
@@ -334,6 +405,8 @@ int main(int argc, char **argv) {
         bad = NamespaceKey();
     } else if (strcmp(argv[1], "jctrl") == 0) {
         bad = JobControl();
+    } else if (strcmp(argv[1], "dereg") == 0 && argc > 2) {
+        bad = Deregistered(JobSize(), argv[2]);
     } else if (strcmp(argv[1], "env") == 0 && argc > 2) {
         const char *v = getenv(argv[2]);
         printf("rank %u %s=%s\n", me.rank, argv[2], v ? v : "(unset)");

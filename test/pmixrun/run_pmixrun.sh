@@ -52,6 +52,20 @@ fi
 # --- proc tables carry the real pids of processes that already left ------------
 run proctable 0 -n 3 "$client" proctable && expect_in proctable out "proctable ok"
 
+# --- each process is deregistered once reaped, not at the job's end ----------------
+# Ranks 1 and 2 end (never clients) while rank 0 runs on: the server is done
+# with them (a Get of their data fails at once, the proc table says
+# TERMINATED), and pmixrun -v says it deregistered each, before the job ended.
+mkdir -p "$work/dereg.dir"
+if run dereg 0 -v -n 3 "$client" dereg "$work/dereg.dir"; then
+    expect_in dereg out "dereg ok"
+    for r in 0 1 2; do expect_in dereg err "pmixrun: rank $r deregistered"; done
+    grep -q "pmixrun: deregistering" "$work/dereg.err" && fail "dereg: a deregistration failed"
+    [ "$(sed -n '/pmixrun: rank 1 deregistered/=' "$work/dereg.err")" -lt \
+      "$(sed -n '/pmixrun: rank 0 (pid [0-9]*) exited/=' "$work/dereg.err")" ] ||
+        fail "dereg: rank 1 was deregistered only after rank 0 exited"
+fi
+
 # --- the server keys in every rank's job info (pmixrun's server is tool-enabled) ---
 # PMIX_SERVER_URI is the URI tools reach it by: the one it reports
 if run serverkeys 0 -n 3 --report-uri "$work/serverkeys.uri" "$client" serverkeys "$work/serverkeys.uri"; then

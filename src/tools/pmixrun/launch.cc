@@ -54,14 +54,9 @@ bool ClientEnv(const pmix_proc_t& proc, const std::vector<std::string>& base,
   return true;
 }
 
-void Deregister(const std::string& nspace, int nprocs) {
-  for (int r = 0; r < nprocs; ++r) {
-    pmix_proc_t proc;
-    PMIx_Load_procid(&proc, nspace.c_str(), static_cast<pmix_rank_t>(r));
-    auto w = OpWait::Make();
-    PMIx_server_deregister_client(&proc, OpWait::Done, w.get());
-    (void)OpWait::Finish(std::move(w), PMIX_SUCCESS, kServerOpTimeoutS);
-  }
+// The namespace, with the clients still registered in it (those whose
+// process never started).
+void DeregisterNspace(const std::string& nspace) {
   auto w = OpWait::Make();
   PMIx_server_deregister_nspace(nspace.c_str(), OpWait::Done, w.get());
   (void)OpWait::Finish(std::move(w), PMIX_SUCCESS, kServerOpTimeoutS);
@@ -132,7 +127,7 @@ pmix_status_t Launcher::Launch(Job* job, std::string* error) {
     return *error = std::string("registering the job: ") + PMIx_Error_string(rc), rc;
   AddKnownNamespace(layout.nspace);
   if (!DefinePsets(layout, error)) {
-    Deregister(layout.nspace, 0);
+    DeregisterNspace(layout.nspace);
     RemoveKnownNamespace(layout.nspace);
     return PMIX_ERR_BAD_PARAM;
   }
@@ -170,6 +165,21 @@ pmix_status_t Launcher::Launch(Job* job, std::string* error) {
   return PMIX_SUCCESS;
 }
 
+void Launcher::RetireProc(const Job& job, const Child& child) {
+  pmix_proc_t proc;
+  PMIx_Load_procid(&proc, job.nspace().c_str(), static_cast<pmix_rank_t>(child.rank));
+  auto w = OpWait::Make();
+  PMIx_server_deregister_client(&proc, OpWait::Done, w.get());
+  pmix_status_t rc = OpWait::Finish(std::move(w), PMIX_SUCCESS, kServerOpTimeoutS);
+  if (site_.verbose == 0) return;
+  const std::string who =
+      (job.primary ? "" : "job " + job.nspace() + " ") + "rank " + std::to_string(child.rank);
+  if (rc == PMIX_SUCCESS)
+    std::fprintf(stderr, "pmixrun: %s deregistered\n", who.c_str());
+  else
+    std::fprintf(stderr, "pmixrun: deregistering %s: %s\n", who.c_str(), PMIx_Error_string(rc));
+}
+
 void Launcher::Retire(const Job& job) {
   live_procs_ -= job.layout.NumProcs();
   if (job.primary) return;
@@ -177,7 +187,7 @@ void Launcher::Retire(const Job& job) {
     std::string name = pset.name;
     (void)PMIx_server_delete_process_set(name.data());
   }
-  Deregister(job.nspace(), job.layout.NumProcs());
+  DeregisterNspace(job.nspace());
   RemoveKnownNamespace(job.nspace());
   PubsubJobGone(job.nspace());
   if (site_.verbose > 0)

@@ -1,7 +1,8 @@
 // Starting a job: its directories, its registration with the server
 // (job_info.h), each client's registration and environment
-// (PMIx_server_setup_fork), fork + exec (children.h). Ending one: the
-// deregistration of a spawned job's clients and namespace.
+// (PMIx_server_setup_fork), fork + exec (children.h). Ending one: each
+// client deregistered once its process is reaped, a spawned job's namespace
+// once they all are.
 //
 // Main thread only: blocks on the server's callbacks (each bounded), so
 // never call it inside a PMIx callback.
@@ -57,8 +58,17 @@ class Launcher {
   // Retired by the caller).
   pmix_status_t Launch(Job* job, std::string* error);
 
-  // Every process of `job` ended: a spawned job's clients and namespace are
-  // deregistered (the primary's stay until the server finalizes).
+  // `child` of `job` was reaped: its client is deregistered
+  // (PMIx_server_deregister_client), so that the server keeps nothing of a
+  // finished process but what proc tables report (its pid, exit code and
+  // how it left) over a long job, and no collective waits for it. With
+  // site().verbose, says "pmixrun: [job <nspace> ]rank <r> deregistered"
+  // once the server confirmed it.
+  void RetireProc(const Job& job, const Child& child);
+
+  // Every process of `job` ended (each one Retired by RetireProc): a
+  // spawned job's namespace is deregistered (the primary's stays until the
+  // server finalizes).
   void Retire(const Job& job);
 
  private:

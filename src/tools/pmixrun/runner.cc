@@ -210,6 +210,9 @@ class Runner {
       std::fprintf(stderr, "pmixrun: %s (pid %d) exited, status %d\n", Who(job, rank).c_str(),
                    c.pid, c.exit_code);
     PubsubProcGone(job.nspace(), rank);  // its PERSIST_PROC data
+    // Before the events about it: whoever hears of its end finds the server
+    // done with it (a Get of what it never committed fails at once).
+    launcher_.RetireProc(job, c);
     if (job.launch_failed) return;       // never ran as part of a job
     RaiseProcTerminated(job, c);
     NotifyParentProcEnded(job, c);
