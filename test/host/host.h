@@ -108,9 +108,9 @@ void HostFillModule(pmix_server_module_t *module);
 
 /* Wait (bounded by timeout_ms) until *flag becomes nonzero; the flag is
  * read and written under host_state.lock. Returns 0 when set, -1 on timeout. */
-int HostWaitFlag(volatile int *flag, int timeout_ms);
+int HostWaitFlag(const int *flag, int timeout_ms);
 /* Set *flag under the lock and wake waiters. */
-void HostSetFlag(volatile int *flag);
+void HostSetFlag(int *flag);
 
 /* Tools (host_tool.c): the tool_connected upcall (admits tools of the
  * host's uid unless --tool-upcall any-uid, names those without an id

@@ -18,7 +18,7 @@
 extern char **environ;
 
 typedef struct {
-    volatile int done;
+    int done;  /* under host_state.lock (HostSetFlag / HostWaitFlag) */
     pmix_status_t status;
 } OpWait;
 

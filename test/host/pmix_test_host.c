@@ -82,7 +82,7 @@ void HostVerbose(const char *fmt, ...) {
     va_end(ap);
 }
 
-int HostWaitFlag(volatile int *flag, int timeout_ms) {
+int HostWaitFlag(const int *flag, int timeout_ms) {
     struct timespec deadline;
     clock_gettime(CLOCK_REALTIME, &deadline);
     deadline.tv_sec += timeout_ms / 1000;
@@ -100,7 +100,7 @@ int HostWaitFlag(volatile int *flag, int timeout_ms) {
     return set ? 0 : -1;
 }
 
-void HostSetFlag(volatile int *flag) {
+void HostSetFlag(int *flag) {
     pthread_mutex_lock(&host_state.lock);
     *flag = 1;
     pthread_cond_broadcast(&host_state.cond);
@@ -272,11 +272,11 @@ static void OnHostDefault(size_t id, pmix_status_t status, const pmix_proc_t *so
 static void OnHostEventRegistered(pmix_status_t status, size_t ref, void *cbdata) {
     (void)ref;
     if (status != PMIX_SUCCESS) HostLog("event handler registration: %s", PMIx_Error_string(status));
-    HostSetFlag((volatile int *)cbdata);
+    HostSetFlag((int *)cbdata);
 }
 
 static int RegisterOne(pmix_status_t *code, size_t ncodes, pmix_notification_fn_t fn,
-                       volatile int *done) {
+                       int *done) {
     pmix_status_t rc = PMIx_Register_event_handler(code, ncodes, NULL, 0, fn,
                                                    OnHostEventRegistered, (void *)done);
     if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
@@ -291,7 +291,7 @@ static int RegisterOne(pmix_status_t *code, size_t ncodes, pmix_notification_fn_
 }
 
 static int RegisterHostEvents(void) {
-    static volatile int done_lost = 0, done_default = 0;
+    static int done_lost = 0, done_default = 0;
     pmix_status_t code = PMIX_ERR_LOST_CONNECTION;
     if (RegisterOne(&code, 1, OnHostEvent, &done_lost) != 0) return -1;
     return RegisterOne(NULL, 0, OnHostDefault, &done_default);

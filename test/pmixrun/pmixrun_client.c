@@ -103,18 +103,25 @@ static void OnAnyEvent(size_t id, pmix_status_t status, const pmix_proc_t *sourc
     if (cbfunc) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
 }
 
+/* With `lock` held: waits on `cond` (10 s at most) until *count, which the
+ * event handlers raise under `lock`, reaches `want`; whether it did. */
+static bool WaitCountLocked(const int *count, int want) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 10;
+    while (*count < want)
+        if (pthread_cond_timedwait(&cond, &lock, &until) != 0) break;
+    return *count >= want;
+}
+
 /* Events reach a process's handlers in order: once a later local event has
  * reached the default handler, the earlier ones have been through the
  * chain. Prints "default handler saw N". */
 static int ReportDefaultHandler(void) {
     if (PMIx_Notify_event(FLUSH_CODE, &me, PMIX_RANGE_PROC_LOCAL, NULL, 0, NULL, NULL) < 0) return 1;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += 10;
     pthread_mutex_lock(&lock);
-    while (!flushed)
-        if (pthread_cond_timedwait(&cond, &lock, &until) != 0) break;
-    int done = flushed, seen = default_terminated;
+    bool done = WaitCountLocked(&flushed, 1);
+    int seen = default_terminated;
     pthread_mutex_unlock(&lock);
     if (!done) return fprintf(stderr, "the flush event never reached the default handler\n"), 1;
     printf("default handler saw %d\n", seen);
@@ -128,16 +135,11 @@ static int Fence(void) {
 }
 
 static int WaitTerminated(int want) {
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += 10;
     pthread_mutex_lock(&lock);
-    while (terminated_seen < want)
-        if (pthread_cond_timedwait(&cond, &lock, &until) != 0) break;
-    int got = terminated_seen;
+    bool got = WaitCountLocked(&terminated_seen, want);
     printf("%s", seen_text);
     pthread_mutex_unlock(&lock);
-    return got >= want ? 0 : 1;
+    return got ? 0 : 1;
 }
 
 static int Terminated(uint32_t size) {
@@ -280,7 +282,7 @@ static int ProcTable(uint32_t size) {
     return bad;
 }
 
-static volatile int checkpoint_seen;
+static int checkpoint_seen;  /* under lock */
 
 static void OnCheckpoint(size_t id, pmix_status_t status, const pmix_proc_t *source,
                          pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
@@ -288,8 +290,12 @@ static void OnCheckpoint(size_t id, pmix_status_t status, const pmix_proc_t *sou
     (void)id, (void)status, (void)source, (void)results, (void)nresults;
     for (size_t i = 0; i < ninfo; ++i)
         if (strcmp(info[i].key, PMIX_JOB_CTRL_CHECKPOINT) == 0 && info[i].value.type == PMIX_STRING &&
-            strcmp(info[i].value.data.string, "ck1") == 0)
+            strcmp(info[i].value.data.string, "ck1") == 0) {
+            pthread_mutex_lock(&lock);
             checkpoint_seen = 1;
+            pthread_cond_broadcast(&cond);
+            pthread_mutex_unlock(&lock);
+        }
     if (cbfunc != NULL) cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
 }
 
@@ -318,9 +324,10 @@ static int JobControl(void) {
         PMIX_INFO_DESTRUCT(&ck);
         if (rc != PMIX_SUCCESS) return fprintf(stderr, "checkpoint: %s\n", PMIx_Error_string(rc)), 1;
     }
-    const struct timespec tick = {0, 10000000L};
-    for (int i = 0; i < 1000 && !checkpoint_seen; ++i) nanosleep(&tick, NULL);
-    if (!checkpoint_seen) return fprintf(stderr, "rank %u: no checkpoint event\n", me.rank), 1;
+    pthread_mutex_lock(&lock);
+    bool seen = WaitCountLocked(&checkpoint_seen, 1);
+    pthread_mutex_unlock(&lock);
+    if (!seen) return fprintf(stderr, "rank %u: no checkpoint event\n", me.rank), 1;
     printf("jctrl ok %u\n", me.rank);
     return Fence();
 }

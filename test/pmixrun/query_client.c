@@ -191,7 +191,7 @@ static void CheckHostAndMerge(void) {
 }
 
 typedef struct {
-    volatile int done;
+    int done;  /* __atomic: set last by the callback, read by WaitNb */
     pmix_status_t status;
     size_t ninfo;
 } NbWait;

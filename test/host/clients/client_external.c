@@ -7,15 +7,17 @@
  */
 #include "client_util.h"
 
-static volatile int nb_done = 0;
-static volatile pmix_status_t nb_status = PMIX_ERROR;
-static volatile uint32_t nb_value = 0;
+/* Set by the callback (inside PMIx_Progress here, but a flag as any
+ * callback's: client_util.h), read once nb_done is. */
+static int nb_done = 0;
+static pmix_status_t nb_status = PMIX_ERROR;
+static uint32_t nb_value = 0;
 
 static void GetNbDone(pmix_status_t status, pmix_value_t *kv, void *cbdata) {
     (void)cbdata;
     nb_status = status;
     if (status == PMIX_SUCCESS && kv != NULL && kv->type == PMIX_UINT32) nb_value = kv->data.uint32;
-    nb_done = 1;
+    FLAG_SET(nb_done, 1);
 }
 
 int main(void) {
@@ -43,8 +45,8 @@ int main(void) {
     pmix_proc_t peer = ProcOf((client_me.rank + 1) % size);
     CHECK_RC(PMIx_Get_nb(&peer, "ext.rank", NULL, 0, GetNbDone, NULL), PMIX_SUCCESS, "Get_nb");
     double deadline = NowSec() + 10;
-    while (!nb_done && NowSec() < deadline) PMIx_Progress();
-    CHECK(nb_done, "Get_nb did not complete through PMIx_Progress");
+    while (!FLAG_GET(nb_done) && NowSec() < deadline) PMIx_Progress();
+    CHECK(FLAG_GET(nb_done), "Get_nb did not complete through PMIx_Progress");
     CHECK_RC(nb_status, PMIX_SUCCESS, "Get_nb status");
     CHECK(nb_value == peer.rank, "Get_nb value %u, want %u", nb_value, peer.rank);
     CHECK_RC(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS, "closing barrier");

@@ -109,7 +109,7 @@ TEST_F(ServerIdentity, AnswersItsOwnTopology) {
   EXPECT_EQ(v, nullptr);
 }
 
-void OpDone(pmix_status_t status, void* cbdata) { *static_cast<volatile int*>(cbdata) = status + 1000; }
+using test_support::RunOp;
 
 TEST_F(ServerIdentity, JobInfoCarriesTheServerKeys) {
   StartServer(false, {{PMIX_SERVER_NSPACE, "srv-ns"}, {PMIX_HOSTNAME, "node3"}});
@@ -117,10 +117,10 @@ TEST_F(ServerIdentity, JobInfoCarriesTheServerKeys) {
   pmix_info_t info[2];
   PMIx_Info_load(&info[0], PMIX_JOB_SIZE, &one, PMIX_UINT32);
   PMIx_Info_load(&info[1], PMIX_SERVER_HOSTNAME, "given-by-host", PMIX_STRING);
-  volatile int done = 0;
-  ASSERT_EQ(PMIx_server_register_nspace("job-k", 1, info, 2, OpDone, (void*)&done), PMIX_SUCCESS);
-  for (int i = 0; i < 10000 && done == 0; ++i) usleep(1000);
-  ASSERT_EQ(done, PMIX_SUCCESS + 1000);
+  ASSERT_EQ(RunOp([&](pmix_op_cbfunc_t cb, void* cbdata) {
+              return PMIx_server_register_nspace("job-k", 1, info, 2, cb, cbdata);
+            }),
+            PMIX_SUCCESS);
   pmix_proc_t job{};
   PMIx_Load_procid(&job, "job-k", PMIX_RANK_WILDCARD);
   EXPECT_EQ(GetString(&job, PMIX_SERVER_NSPACE), "srv-ns");
@@ -132,9 +132,11 @@ TEST_F(ServerIdentity, JobInfoCarriesTheServerKeys) {
   EXPECT_EQ(v->data.rank, static_cast<pmix_rank_t>(getpid()));
   PMIx_Value_free(v, 1);
   for (auto& i : info) PMIx_Info_destruct(&i);
-  done = 0;
-  PMIx_server_deregister_nspace("job-k", OpDone, (void*)&done);
-  for (int i = 0; i < 10000 && done == 0; ++i) usleep(1000);
+  EXPECT_EQ(RunOp([](pmix_op_cbfunc_t cb, void* cbdata) {
+              PMIx_server_deregister_nspace("job-k", cb, cbdata);
+              return PMIX_SUCCESS;
+            }),
+            PMIX_SUCCESS);
 }
 
 // A tool-enabled server (PMIX_SERVER_TOOL_SUPPORT): the PMIX_SERVER_URI its
@@ -171,10 +173,10 @@ TEST_F(ToolEnabledServerIdentity, JobInfoServerUriIsTheOneToolsAreTold) {
   uint32_t one = 1;
   pmix_info_t job_info;
   PMIx_Info_load(&job_info, PMIX_JOB_SIZE, &one, PMIX_UINT32);
-  volatile int done = 0;
-  ASSERT_EQ(PMIx_server_register_nspace("job-t", 1, &job_info, 1, OpDone, (void*)&done), PMIX_SUCCESS);
-  for (int i = 0; i < 10000 && done == 0; ++i) usleep(1000);
-  ASSERT_EQ(done, PMIX_SUCCESS + 1000);
+  ASSERT_EQ(RunOp([&](pmix_op_cbfunc_t cb, void* cbdata) {
+              return PMIx_server_register_nspace("job-t", 1, &job_info, 1, cb, cbdata);
+            }),
+            PMIX_SUCCESS);
   PMIx_Info_destruct(&job_info);
   pmix_proc_t job{};
   PMIx_Load_procid(&job, "job-t", PMIX_RANK_WILDCARD);
@@ -182,9 +184,11 @@ TEST_F(ToolEnabledServerIdentity, JobInfoServerUriIsTheOneToolsAreTold) {
   EXPECT_EQ(GetString(&job, PMIX_SERVER_NSPACE), "tool-srv");
   EXPECT_EQ(GetString(nullptr, PMIX_SERVER_URI), reported);
   EXPECT_EQ(GetString(nullptr, PMIX_MYSERVER_URI), reported);
-  done = 0;
-  PMIx_server_deregister_nspace("job-t", OpDone, (void*)&done);
-  for (int i = 0; i < 10000 && done == 0; ++i) usleep(1000);
+  EXPECT_EQ(RunOp([](pmix_op_cbfunc_t cb, void* cbdata) {
+              PMIx_server_deregister_nspace("job-t", cb, cbdata);
+              return PMIX_SUCCESS;
+            }),
+            PMIX_SUCCESS);
 }
 
 }  // namespace
