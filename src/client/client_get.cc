@@ -34,14 +34,26 @@ namespace {
 
 using Done = std::function<void(Status, gds::ValuePtr)>;
 
-// One get in flight (progress thread only).
-struct GetOp {
+// What a get asks, validated (Prepare). The key is borrowed: the caller's
+// for a get answered on its thread, the GetOp's own copy otherwise.
+struct GetArgs {
   pmix_proc_t target{};
-  std::string key;  // empty: every key of the target
+  std::string_view key;  // empty: every key of the target
   getrules::GetDirectives dirs;
+  bool own_target = false;  // the caller's own rank (not the wildcard)
+};
+
+// One get in flight (progress thread only).
+struct GetOp : GetArgs {
+  GetOp(const GetArgs& args, std::string_view key_text) : GetArgs(args), key_copy(key_text) {
+    key = key_copy;
+  }
+  GetOp(const GetOp&) = delete;  // key views key_copy
+  GetOp& operator=(const GetOp&) = delete;
+
+  std::string key_copy;
   std::shared_ptr<wire::Infos> infos;  // the caller's, forwarded to the server
   Done done;
-  bool own_target = false;  // the caller's own rank (not the wildcard)
   bool finished = false;
   std::unique_ptr<runtime::ProgressEngine::Timer> guard;
 };
@@ -88,7 +100,7 @@ gds::ValuePtr ArrayValue(gds::InfoArray&& infos) {
   return v;
 }
 
-std::optional<std::string> TargetHost(const Client& c, const GetOp& op) {
+std::optional<std::string> TargetHost(const Client& c, const GetArgs& op) {
   if (op.dirs.realm != getrules::Realm::kNode || op.dirs.nodeid || op.dirs.hostname ||
       op.target.rank >= PMIX_RANK_VALID)
     return std::nullopt;
@@ -136,7 +148,7 @@ Result<gds::ValuePtr> LookupAll(Client& c, const getrules::LookupStep& step, pmi
 // The local answer (the cache, then other processes' committed data): the
 // value, or NOT_FOUND / EXISTS_OUTSIDE_SCOPE / BAD_PARAM, or the error of
 // data that does not decode.
-Result<gds::ValuePtr> Lookup(Client& c, const GetOp& op) {
+Result<gds::ValuePtr> Lookup(Client& c, const GetArgs& op) {
   if (op.key == PMIX_PROCID) {  // §6.1.4: the caller's id, whatever proc says
     gds::ValuePtr v = NewValue();
     PMIX_RETURN_IF_ERROR(PMIx_Value_load(v.get(), &c.myproc, PMIX_PROC));
@@ -146,9 +158,9 @@ Result<gds::ValuePtr> Lookup(Client& c, const GetOp& op) {
   auto plan = getrules::PlanLookup(op.target, op.key, op.dirs, who, TargetHost(c, op));
   if (!plan.ok()) return plan.status();
   pmix_gds_view_t view = getrules::CacheView(op.dirs);
-  if (op.key.empty()) return LookupAll(c, plan->front(), view);
+  if (op.key.empty()) return LookupAll(c, plan.front(), view);
   Status answer = PMIX_ERR_NOT_FOUND;
-  for (const auto& step : *plan) {
+  for (const auto& step : plan) {
     auto v = c.cache.FetchValue(step.proc, step.where, view, op.key);
     if (v.ok()) return std::move(*v);
     // A step whose realm instance the store cannot name (no session or app
@@ -223,7 +235,7 @@ void OnServerReply(const GetOpPtr& op, Status status, ptl::Frame&& reply) {
 void AskServer(Client& c, const GetOpPtr& op) {
   bool want_job = !OwnNspace(c, op->target) && c.fetched_jobs.count(op->target.nspace) == 0;
   wire::Writer w(c.codec());
-  w.Proc(op->target).String(op->key.empty() ? nullptr : op->key.c_str());
+  w.Proc(op->target).String(op->key.empty() ? nullptr : op->key_copy.c_str());
   w.InfoArray(op->infos ? op->infos->view() : std::span<const pmix_info_t>());
   w.Bool(want_job);
   auto body = w.Take();
@@ -241,7 +253,7 @@ void AskServer(Client& c, const GetOpPtr& op) {
 // Progress thread: the whole get.
 void RunGet(Client& c, const GetOpPtr& op) {
   // Group ids and the keys the server answers live (client_group_events.cc).
-  if (GroupGet(c, &op->target, op->key,
+  if (GroupGet(c, &op->target, op->key_copy,
                [op](Status status, gds::ValuePtr v) { Finish(*op, status, std::move(v)); }))
     return;
   if (op->dirs.refresh && AskServerOnMiss(c, *op, PMIX_ERR_NOT_FOUND)) return AskServer(c, op);
@@ -251,21 +263,31 @@ void RunGet(Client& c, const GetOpPtr& op) {
   AskServer(c, op);
 }
 
-// Validates a get's arguments (caller's thread) into a GetOp without `done`.
-Result<GetOpPtr> Prepare(const pmix_proc_t* proc, const char* key, const pmix_info_t info[],
-                         size_t ninfo) {
-  if (!ClientInitialized()) return Status(PMIX_ERR_INIT);
+// Validates a get's arguments (caller's thread) into *args (meaningful
+// only on success). Allocates nothing for a get without infos: most gets
+// are answered on the caller's thread.
+Status Prepare(const pmix_proc_t* proc, const char* key, const pmix_info_t info[], size_t ninfo,
+               GetArgs& args) {
+  if (!ClientInitialized()) return PMIX_ERR_INIT;
   PMIX_RETURN_IF_ERROR(getrules::CheckGetKey(key));
-  auto dirs = getrules::ParseGetDirectives(InfoSpan(info, ninfo));
-  if (!dirs.ok() || (info == nullptr && ninfo > 0)) return Status(PMIX_ERR_BAD_PARAM);
-  auto op = std::make_shared<GetOp>();
-  op->target = proc != nullptr ? *proc : MyProc();
-  size_t nslen = ::strnlen(op->target.nspace, PMIX_MAX_NSLEN + 1);
-  if (nslen > PMIX_MAX_NSLEN) return Status(PMIX_ERR_BAD_PARAM);
-  if (nslen == 0) PMIX_LOAD_NSPACE(op->target.nspace, MyProc().nspace);
-  op->own_target = op->target.rank == MyProc().rank && PMIX_CHECK_NSPACE(op->target.nspace, MyProc().nspace);
-  if (key != nullptr) op->key = key;
-  op->dirs = std::move(*dirs);
+  if (ninfo > 0) {
+    auto dirs = getrules::ParseGetDirectives(InfoSpan(info, ninfo));
+    if (!dirs.ok() || info == nullptr) return PMIX_ERR_BAD_PARAM;
+    args.dirs = std::move(*dirs);
+  }
+  const pmix_proc_t& me = MyProc();
+  args.target = proc != nullptr ? *proc : me;
+  size_t nslen = ::strnlen(args.target.nspace, PMIX_MAX_NSLEN + 1);
+  if (nslen > PMIX_MAX_NSLEN) return PMIX_ERR_BAD_PARAM;
+  if (nslen == 0) PMIX_LOAD_NSPACE(args.target.nspace, me.nspace);
+  args.own_target = args.target.rank == me.rank && PMIX_CHECK_NSPACE(args.target.nspace, me.nspace);
+  if (key != nullptr) args.key = key;
+  return Status();
+}
+
+// The get as an operation of the progress thread (without `done`).
+Result<GetOpPtr> NewOp(const GetArgs& args, const pmix_info_t info[], size_t ninfo) {
+  auto op = std::make_shared<GetOp>(args, args.key);
   if (ninfo > 0) {
     auto copy = wire::Infos::CopyOf(InfoSpan(info, ninfo));
     if (!copy.ok()) return copy.status();
@@ -276,7 +298,7 @@ Result<GetOpPtr> Prepare(const pmix_proc_t* proc, const char* key, const pmix_in
 
 // The value as the caller asked for it: PMIX_GET_POINTER_VALUES keeps it in
 // the library until finalize.
-pmix_value_t* HandOut(Client* c, const GetOp& op, gds::ValuePtr& value) {
+pmix_value_t* HandOut(Client* c, const GetArgs& op, gds::ValuePtr& value) {
   if (!op.dirs.pointer_values || c == nullptr || value == nullptr) return value.release();
   c->pointer_values.push_back(std::move(value));
   return c->pointer_values.back().get();
@@ -293,7 +315,7 @@ struct GetOut {
 // a refresh, pointer values, puts not yet applied, a store that does not
 // allow concurrent reads -- goes the regular way, which repeats the lookup
 // on the progress thread.
-std::optional<gds::ValuePtr> TryCallerThread(const GetOp& op) {
+std::optional<gds::ValuePtr> TryCallerThread(const GetArgs& op) {
   if (op.dirs.refresh || op.dirs.pointer_values) return std::nullopt;
   Client* c = ClientForReaders();
   if (c == nullptr || c->cache.module() == nullptr || !c->cache.module()->concurrent_reads)
@@ -346,13 +368,12 @@ pmix_status_t GetBlocking(const pmix_proc_t* proc, const pmix_key_t key, const p
       *val = *v;
       return Status();
     }
-    auto prepared = client::Prepare(proc, key, info, ninfo);
-    if (!prepared.ok()) return prepared.status();
-    client::GetOpPtr op = std::move(*prepared);
-    if (val == nullptr || (op->dirs.static_values && *val == nullptr)) return PMIX_ERR_BAD_PARAM;
-    if (op->dirs.static_values) op->dirs.pointer_values = false;
-    if (auto hit = client::TryCallerThread(*op)) {
-      if (op->dirs.static_values) {
+    client::GetArgs args;
+    PMIX_RETURN_IF_ERROR(client::Prepare(proc, key, info, ninfo, args));
+    if (val == nullptr || (args.dirs.static_values && *val == nullptr)) return PMIX_ERR_BAD_PARAM;
+    if (args.dirs.static_values) args.dirs.pointer_values = false;
+    if (auto hit = client::TryCallerThread(args)) {
+      if (args.dirs.static_values) {
         **val = **hit;  // the caller's storage takes over the contents
         std::free(hit->release());
       } else {
@@ -360,6 +381,9 @@ pmix_status_t GetBlocking(const pmix_proc_t* proc, const pmix_key_t key, const p
       }
       return Status();
     }
+    auto made = client::NewOp(args, info, ninfo);
+    if (!made.ok()) return made.status();
+    client::GetOpPtr op = std::move(*made);
     auto out = runtime::CallBlocking<client::GetOut>([op](std::function<void(client::GetOut)> done) {
       client::Client* c = client::CurrentClient();
       if (c == nullptr) return done({PMIX_ERR_INIT, nullptr});
@@ -402,9 +426,11 @@ extern "C" pmix_status_t PMIx_Get_nb(const pmix_proc_t* proc, const pmix_key_t k
                                      const pmix_info_t info[], size_t ninfo,
                                      pmix_value_cbfunc_t cbfunc, void* cbdata) {
   return pmix::ApiGuard("PMIx_Get_nb", [&]() -> Status {
-    auto prepared = client::Prepare(proc, key, info, ninfo);
-    if (!prepared.ok()) return prepared.status();
-    client::GetOpPtr op = std::move(*prepared);
+    client::GetArgs args;
+    PMIX_RETURN_IF_ERROR(client::Prepare(proc, key, info, ninfo, args));
+    auto made = client::NewOp(args, info, ninfo);
+    if (!made.ok()) return made.status();
+    client::GetOpPtr op = std::move(*made);
     // No storage to return a static value into (§5.4.1).
     if (cbfunc == nullptr || op->dirs.static_values) return PMIX_ERR_BAD_PARAM;
     runtime::ProgressEngine* engine = runtime::Engine();

@@ -44,12 +44,6 @@ constexpr RealmFlag kRealmFlags[] = {
 
 bool ValidRank(pmix_rank_t rank) { return rank < PMIX_RANK_VALID; }
 
-pmix_proc_t WithRank(const pmix_proc_t& proc, pmix_rank_t rank) {
-  pmix_proc_t out = proc;
-  out.rank = rank;
-  return out;
-}
-
 gds::Where SessionWhere(const GetDirectives& d) {
   if (d.session) return gds::Where::Session(*d.session);
   gds::Where w;
@@ -57,43 +51,53 @@ gds::Where SessionWhere(const GetDirectives& d) {
   return w;
 }
 
-LookupStep AppStep(const pmix_proc_t& target, const GetDirectives& d, const Requester& who) {
-  if (d.appnum) return {WithRank(target, PMIX_RANK_WILDCARD), gds::Where::App(*d.appnum)};
+void AddAppStep(LookupPlan& plan, const pmix_proc_t& target, const GetDirectives& d,
+                const Requester& who) {
+  if (d.appnum) return plan.Add(target, PMIX_RANK_WILDCARD, gds::Where::App(*d.appnum));
   gds::Where w;
   w.realm = PMIX_GDS_REALM_APP;
-  if (ValidRank(target.rank)) return {target, w};  // the store reads target's PMIX_APPNUM
-  if (PMIx_Check_nspace(target.nspace, who.me.nspace)) return {who.me, w};
-  return {WithRank(target, PMIX_RANK_WILDCARD), gds::Where::App(0)};
+  // A rank: the store reads target's PMIX_APPNUM.
+  if (ValidRank(target.rank)) return plan.Add(target, target.rank, std::move(w));
+  if (PMIx_Check_nspace(target.nspace, who.me.nspace))
+    return plan.Add(who.me, who.me.rank, std::move(w));
+  plan.Add(target, PMIX_RANK_WILDCARD, gds::Where::App(0));
 }
 
-LookupStep NodeStep(const pmix_proc_t& target, const GetDirectives& d, const Requester& who,
-                    const std::optional<std::string>& target_host) {
+gds::Where NodeWhere(const GetDirectives& d, const Requester& who,
+                     const std::optional<std::string>& target_host) {
   gds::Where w;
   w.realm = PMIX_GDS_REALM_NODE;
   w.nodeid = d.nodeid;
   w.hostname = d.hostname;
   if (!w.nodeid && !w.hostname) w.hostname = target_host ? *target_host : std::string(who.hostname);
-  return {WithRank(target, PMIX_RANK_WILDCARD), w};
+  return w;
 }
 
-Result<std::vector<LookupStep>> ExplicitRealm(const pmix_proc_t& target, const GetDirectives& d,
-                                              const Requester& who,
-                                              const std::optional<std::string>& target_host) {
+LookupPlan ExplicitRealm(const pmix_proc_t& target, const GetDirectives& d, const Requester& who,
+                         const std::optional<std::string>& target_host) {
+  bool proc_realm = d.realm == Realm::kProc || d.realm == Realm::kDefault;
+  if (proc_realm && !ValidRank(target.rank) && target.rank != PMIX_RANK_UNDEF)
+    return Status(PMIX_ERR_BAD_PARAM);
+  LookupPlan plan;  // one object returned, built in place
   switch (d.realm) {
     case Realm::kSession:
-      return std::vector<LookupStep>{{WithRank(who.me, PMIX_RANK_WILDCARD), SessionWhere(d)}};
+      plan.Add(who.me, PMIX_RANK_WILDCARD, SessionWhere(d));
+      break;
     case Realm::kJob:
-      return std::vector<LookupStep>{{WithRank(target, PMIX_RANK_WILDCARD), gds::Where::Job()}};
+      plan.Add(target, PMIX_RANK_WILDCARD, gds::Where::Job());
+      break;
     case Realm::kApp:
-      return std::vector<LookupStep>{AppStep(target, d, who)};
+      AddAppStep(plan, target, d, who);
+      break;
     case Realm::kNode:
-      return std::vector<LookupStep>{NodeStep(target, d, who, target_host)};
+      plan.Add(target, PMIX_RANK_WILDCARD, NodeWhere(d, who, target_host));
+      break;
     case Realm::kProc:
     case Realm::kDefault:
+      plan.Add(target, target.rank, gds::Where::Proc());
       break;
   }
-  if (!ValidRank(target.rank) && target.rank != PMIX_RANK_UNDEF) return Status(PMIX_ERR_BAD_PARAM);
-  return std::vector<LookupStep>{{target, gds::Where::Proc()}};
+  return plan;
 }
 
 }  // namespace
@@ -174,30 +178,28 @@ pmix_gds_view_t CacheView(const GetDirectives& d) {
   return PMIX_GDS_VIEW_ALL;
 }
 
-Result<std::vector<LookupStep>> PlanLookup(const pmix_proc_t& target, std::string_view key,
-                                           const GetDirectives& d, const Requester& who,
-                                           const std::optional<std::string>& target_host) {
-  bool reserved = IsReservedKey(key);
+LookupPlan PlanLookup(const pmix_proc_t& target, std::string_view key, const GetDirectives& d,
+                      const Requester& who, const std::optional<std::string>& target_host) {
   if (d.realm != Realm::kDefault && d.realm != Realm::kProc) {
     return ExplicitRealm(target, d, who, target_host);
   }
-  if (key.empty() && target.rank == PMIX_RANK_UNDEF) return Status(PMIX_ERR_BAD_PARAM);
-  std::vector<LookupStep> steps;
-  pmix_proc_t job = WithRank(target, PMIX_RANK_WILDCARD);
+  bool usable = target.rank == PMIX_RANK_WILDCARD || ValidRank(target.rank) ||
+                (target.rank == PMIX_RANK_UNDEF && !key.empty());
+  if (!usable) return Status(PMIX_ERR_BAD_PARAM);
+  bool reserved = IsReservedKey(key);
+  LookupPlan steps;  // one object returned, built in place
   if (target.rank == PMIX_RANK_WILDCARD) {
-    steps.push_back({job, gds::Where::Job()});
-    if (reserved) steps.push_back({job, SessionWhere(d)});
+    steps.Add(target, PMIX_RANK_WILDCARD, gds::Where::Job());
+    if (reserved) steps.Add(target, PMIX_RANK_WILDCARD, SessionWhere(d));
   } else if (target.rank == PMIX_RANK_UNDEF) {
-    if (reserved) steps.push_back({job, gds::Where::Job()});
-    steps.push_back({target, gds::Where::Proc()});
-  } else if (ValidRank(target.rank)) {
+    if (reserved) steps.Add(target, PMIX_RANK_WILDCARD, gds::Where::Job());
+    steps.Add(target, PMIX_RANK_UNDEF, gds::Where::Proc());
+  } else {
     // Strictly one lookup, as RFC0009 and OpenPMIx 4.2.2: a job-level key
     // asked of a rank is NOT_FOUND (ask with PMIX_RANK_WILDCARD).
-    steps.push_back({target, gds::Where::Proc()});
-  } else {
-    return Status(PMIX_ERR_BAD_PARAM);
+    steps.Add(target, target.rank, gds::Where::Proc());
   }
-  if (key.empty()) steps.resize(1);
+  if (key.empty()) steps.Truncate(1);
   return steps;
 }
 

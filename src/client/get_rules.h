@@ -8,12 +8,13 @@
 #ifndef PMIXX_SRC_CLIENT_GET_RULES_H
 #define PMIXX_SRC_CLIENT_GET_RULES_H
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "mca/gds/base/gds_base.h"
 #include "pmix_common.h"
@@ -72,6 +73,38 @@ struct LookupStep {
   gds::Where where;
 };
 
+// The steps of a get, first hit wins, or the reason there are none. At
+// most two steps, kept in place, so that planning a get allocates and
+// copies next to nothing (it runs on every PMIx_Get).
+class LookupPlan {
+ public:
+  static constexpr size_t kMaxSteps = 2;
+  LookupPlan() = default;
+  LookupPlan(Status status) : status_(status) {}  // NOLINT: implicit, as Result's
+
+  bool ok() const { return status_.ok(); }
+  Status status() const { return status_; }
+  size_t size() const { return size_; }
+  const LookupStep& operator[](size_t i) const { return steps_[i]; }
+  const LookupStep& front() const { return steps_[0]; }
+  const LookupStep* begin() const { return steps_.data(); }
+  const LookupStep* end() const { return steps_.data() + size_; }
+
+  // Appends a step: proc with rank `rank`, in where.
+  void Add(const pmix_proc_t& proc, pmix_rank_t rank, gds::Where where) {
+    LookupStep& step = steps_[size_++];
+    step.proc = proc;
+    step.proc.rank = rank;
+    step.where = std::move(where);
+  }
+  void Truncate(size_t n) { size_ = n < size_ ? n : size_; }
+
+ private:
+  Status status_;
+  std::array<LookupStep, kMaxSteps> steps_;
+  size_t size_ = 0;
+};
+
 // Who is asking, for the realm defaults.
 struct Requester {
   pmix_proc_t me{};
@@ -94,9 +127,9 @@ struct Requester {
 // An empty key uses the first step only (and rank UNDEF is then refused:
 // PMIX_ERR_BAD_PARAM). PMIX_ERR_BAD_PARAM for other unusable ranks
 // (PMIX_RANK_LOCAL_NODE etc.) outside the job/session/node realms.
-Result<std::vector<LookupStep>> PlanLookup(const pmix_proc_t& target, std::string_view key,
-                                           const GetDirectives& d, const Requester& who,
-                                           const std::optional<std::string>& target_host = {});
+LookupPlan PlanLookup(const pmix_proc_t& target, std::string_view key,
+                      const GetDirectives& d, const Requester& who,
+                      const std::optional<std::string>& target_host = {});
 
 }  // namespace pmix::getrules
 

@@ -140,7 +140,7 @@ Result<gds::ValuePtr> LookupInStore(const gds::Store& store, const Query& query,
   getrules::Requester who{requester, hostname};
   auto plan = getrules::PlanLookup(target, key, *dirs, who);
   if (!plan.ok()) return Status(PMIX_ERR_NOT_FOUND);
-  for (const auto& step : *plan) {
+  for (const auto& step : plan) {
     auto v = store.FetchValue(step.proc, step.where, view, key);
     if (v.ok()) return std::move(*v);
   }

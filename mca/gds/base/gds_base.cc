@@ -1,6 +1,7 @@
 // The gds framework spec, module lookup and the Store wrapper.
 #include "mca/gds/base/gds_base.h"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -35,6 +36,17 @@ pmix_info_t Uint32Info(const char* key, uint32_t value) {
   info.value.type = PMIX_UINT32;
   info.value.data.uint32 = value;
   return info;
+}
+
+std::string_view NspaceOf(const pmix_proc_t& proc) {
+  return std::string_view(proc.nspace, ::strnlen(proc.nspace, PMIX_MAX_NSLEN + 1));
+}
+
+// Whether proc names namespace `name` (no longer than PMIX_MAX_NSLEN):
+// cheaper than measuring proc's nspace first, on every fetch.
+bool NspaceIs(const pmix_proc_t& proc, std::string_view name) {
+  return name.size() <= PMIX_MAX_NSLEN && std::memcmp(proc.nspace, name.data(), name.size()) == 0 &&
+         proc.nspace[name.size()] == '\0';
 }
 
 // Keys longer than PMIX_MAX_KEYLEN cannot be named: BAD_PARAM.
@@ -138,7 +150,7 @@ Store::Store(Store&& other) noexcept
       handle_(std::exchange(other.handle_, nullptr)),
       images_(std::move(other.images_)),
       next_order_(other.next_order_),
-      stored_realms_(std::move(other.stored_realms_)),
+      stored_(std::move(other.stored_)),
       stored_sessions_(other.stored_sessions_) {}
 
 Store& Store::operator=(Store&& other) noexcept {
@@ -148,7 +160,7 @@ Store& Store::operator=(Store&& other) noexcept {
     handle_ = std::exchange(other.handle_, nullptr);
     images_ = std::move(other.images_);
     next_order_ = other.next_order_;
-    stored_realms_ = std::move(other.stored_realms_);
+    stored_ = std::move(other.stored_);
     stored_sessions_ = other.stored_sessions_;
   }
   return *this;
@@ -188,19 +200,13 @@ const Image* Store::ImageFor(const pmix_proc_t& proc, const Where& where) const 
     }
     return newest != nullptr ? newest->image.get() : nullptr;
   }
-  size_t len = ::strnlen(proc.nspace, PMIX_MAX_NSLEN + 1);
-  std::string_view nspace(proc.nspace, len);
   for (const Attached& a : images_) {
-    if (a.image->nspace() == nspace) return a.image.get();
+    if (NspaceIs(proc, a.image->nspace())) return a.image.get();
   }
   return nullptr;
 }
 
 namespace {
-
-std::string_view NspaceOf(const pmix_proc_t& proc) {
-  return std::string_view(proc.nspace, ::strnlen(proc.nspace, PMIX_MAX_NSLEN + 1));
-}
 
 // The realm a store or fetch really addresses (a PROC wildcard is JOB).
 unsigned RealmBit(const pmix_proc_t& proc, const Where& where) {
@@ -209,14 +215,20 @@ unsigned RealmBit(const pmix_proc_t& proc, const Where& where) {
   return 1u << static_cast<unsigned>(realm);
 }
 
+constexpr unsigned kProcBit = 1u << PMIX_GDS_REALM_PROC;
+
 }  // namespace
 
 bool Store::MayHold(const pmix_proc_t& proc, const Where& where) const {
   // APP and SESSION fetches without a qualifier consult PROC/JOB values.
   if (where.realm == PMIX_GDS_REALM_SESSION) return stored_sessions_ != 0 || !where.session;
-  std::string_view nspace = NspaceOf(proc);
-  for (const auto& [name, bits] : stored_realms_) {
-    if (name == nspace) return (bits & RealmBit(proc, where)) != 0 || where.realm == PMIX_GDS_REALM_APP;
+  for (const Stored& s : stored_) {
+    if (!NspaceIs(proc, s.nspace)) continue;
+    if (where.realm == PMIX_GDS_REALM_APP) return true;
+    unsigned bit = RealmBit(proc, where);
+    if ((s.realms & bit) == 0) return false;
+    if (bit != kProcBit || s.any_rank || proc.rank == PMIX_RANK_UNDEF) return true;
+    return std::find(s.ranks.begin(), s.ranks.end(), proc.rank) != s.ranks.end();
   }
   return false;
 }
@@ -227,13 +239,23 @@ void Store::NoteStored(const pmix_proc_t& proc, const Where& where) {
     return;
   }
   std::string_view nspace = NspaceOf(proc);
-  for (auto& [name, bits] : stored_realms_) {
-    if (name == nspace) {
-      bits |= RealmBit(proc, where);
-      return;
-    }
+  auto s = std::find_if(stored_.begin(), stored_.end(),
+                        [nspace](const Stored& s) { return s.nspace == nspace; });
+  if (s == stored_.end()) {
+    stored_.emplace_back();
+    s = stored_.end() - 1;
+    s->nspace = nspace;
   }
-  stored_realms_.emplace_back(std::string(nspace), RealmBit(proc, where));
+  unsigned bit = RealmBit(proc, where);
+  s->realms |= bit;
+  if (bit != kProcBit || s->any_rank) return;
+  if (std::find(s->ranks.begin(), s->ranks.end(), proc.rank) != s->ranks.end()) return;
+  if (proc.rank >= PMIX_RANK_VALID || s->ranks.size() == kTrackedRanks) {
+    s->any_rank = true;
+    s->ranks.clear();
+    return;
+  }
+  s->ranks.push_back(proc.rank);
 }
 
 Status Store::Put(const pmix_proc_t& proc, const Where& where, pmix_scope_t scope,
@@ -398,7 +420,7 @@ Status Store::Remove(const pmix_proc_t& proc) {
   bool whole = proc.rank == PMIX_RANK_WILDCARD || proc.rank == PMIX_RANK_UNDEF;
   if (whole && rc != PMIX_ERR_BAD_PARAM) {
     std::string_view nspace = NspaceOf(proc);
-    std::erase_if(stored_realms_, [nspace](const auto& entry) { return entry.first == nspace; });
+    std::erase_if(stored_, [nspace](const Stored& entry) { return entry.nspace == nspace; });
     size_t before = images_.size();
     DetachImage(nspace);
     if (images_.size() != before) return Status();

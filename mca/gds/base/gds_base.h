@@ -152,10 +152,19 @@ class Store {
   };
   std::vector<Attached> images_;  // few: the namespaces this process knows
   uint64_t next_order_ = 0;
-  // The realms (bit per pmix_gds_realm_t) each namespace ever stored into
-  // the module's store: a fetch in a realm never stored into goes to the
-  // image directly (the common case of job data).
-  std::vector<std::pair<std::string, unsigned>> stored_realms_;
+  // What each namespace ever stored into the module's store: the realms
+  // (bit per pmix_gds_realm_t) and the ranks of its PROC-realm data. A
+  // fetch the module's store cannot answer goes to the image directly: the
+  // common case of job data, and of other processes' keys in a client that
+  // stored only its own.
+  struct Stored {
+    std::string nspace;
+    unsigned realms = 0;
+    std::vector<pmix_rank_t> ranks;  // PROC realm, at most kTrackedRanks
+    bool any_rank = false;           // PROC data of ranks beyond `ranks`
+  };
+  static constexpr size_t kTrackedRanks = 16;
+  std::vector<Stored> stored_;
   unsigned stored_sessions_ = 0;  // 1 once any session data was stored
   bool MayHold(const pmix_proc_t& proc, const Where& where) const;
   void NoteStored(const pmix_proc_t& proc, const Where& where);

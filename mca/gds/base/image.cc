@@ -22,7 +22,7 @@ constexpr Status kCorrupt = Status(PMIX_ERR_UNPACK_FAILURE);
 
 // The keys a rank's record derives (image.h).
 enum class Derived { kNone, kHostname, kNodeId, kLocalRank, kNodeRank, kAppNum, kAppRank, kGlobalRank };
-constexpr std::pair<const char*, Derived> kDerivedKeys[] = {
+constexpr std::pair<std::string_view, Derived> kDerivedKeys[] = {
     {PMIX_HOSTNAME, Derived::kHostname},   {PMIX_NODEID, Derived::kNodeId},
     {PMIX_LOCAL_RANK, Derived::kLocalRank}, {PMIX_NODE_RANK, Derived::kNodeRank},
     {PMIX_APPNUM, Derived::kAppNum},       {PMIX_APP_RANK, Derived::kAppRank},
@@ -322,7 +322,10 @@ static Status ListAll(const image::Layout& l, uint32_t list, bool host_only, Inf
 }
 
 bool Image::OwnNspace(const pmix_proc_t& proc) const {
-  return std::string_view(proc.nspace, ::strnlen(proc.nspace, PMIX_MAX_NSLEN + 1)) == nspace_;
+  // nspace_ is at most PMIX_MAX_NSLEN long (Layout::Init): no need to
+  // measure proc's first.
+  return std::memcmp(proc.nspace, nspace_.data(), nspace_.size()) == 0 &&
+         proc.nspace[nspace_.size()] == '\0';
 }
 
 Result<ValuePtr> Image::FetchValue(const pmix_proc_t& proc, const Where& where,

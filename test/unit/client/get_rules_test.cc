@@ -152,11 +152,11 @@ TEST(GetRules, DefaultPlans) {
   for (const Case& c : cases) {
     auto plan = PlanLookup(Proc("other", c.rank), c.key, none, Me());
     ASSERT_TRUE(plan.ok()) << c.key;
-    ASSERT_EQ(c.want.size(), plan->size()) << c.key << " rank " << c.rank;
+    ASSERT_EQ(c.want.size(), plan.size()) << c.key << " rank " << c.rank;
     for (size_t i = 0; i < c.want.size(); ++i) {
-      EXPECT_EQ(c.want[i], (*plan)[i].where.realm) << c.key << " step " << i;
-      EXPECT_EQ(c.ranks[i], (*plan)[i].proc.rank) << c.key << " step " << i;
-      EXPECT_STREQ("other", (*plan)[i].proc.nspace);
+      EXPECT_EQ(c.want[i], plan[i].where.realm) << c.key << " step " << i;
+      EXPECT_EQ(c.ranks[i], plan[i].proc.rank) << c.key << " step " << i;
+      EXPECT_STREQ("other", plan[i].proc.nspace);
     }
   }
 }
@@ -173,13 +173,13 @@ TEST(GetRules, SessionRealmUsesCallerOrSessionId) {
   d.realm = Realm::kSession;
   auto plan = PlanLookup(Proc("other", 1), PMIX_UNIV_SIZE, d, Me());
   ASSERT_TRUE(plan.ok());
-  ASSERT_EQ(1u, plan->size());
-  EXPECT_EQ(PMIX_GDS_REALM_SESSION, (*plan)[0].where.realm);
-  EXPECT_STREQ("job", (*plan)[0].proc.nspace);  // the caller's session
-  EXPECT_FALSE((*plan)[0].where.session.has_value());
+  ASSERT_EQ(1u, plan.size());
+  EXPECT_EQ(PMIX_GDS_REALM_SESSION, plan[0].where.realm);
+  EXPECT_STREQ("job", plan[0].proc.nspace);  // the caller's session
+  EXPECT_FALSE(plan[0].where.session.has_value());
   d.session = 9;
   plan = PlanLookup(Proc("other", 1), PMIX_UNIV_SIZE, d, Me());
-  EXPECT_EQ(9u, *(*plan)[0].where.session);
+  EXPECT_EQ(9u, *plan[0].where.session);
 }
 
 TEST(GetRules, AppRealmDefaults) {
@@ -187,40 +187,40 @@ TEST(GetRules, AppRealmDefaults) {
   d.realm = Realm::kApp;
   // A rank: the store resolves its app.
   auto p = PlanLookup(Proc("other", 4), PMIX_APP_SIZE, d, Me());
-  EXPECT_EQ(PMIX_GDS_REALM_APP, (*p)[0].where.realm);
-  EXPECT_EQ(4u, (*p)[0].proc.rank);
-  EXPECT_FALSE((*p)[0].where.appnum.has_value());
+  EXPECT_EQ(PMIX_GDS_REALM_APP, p[0].where.realm);
+  EXPECT_EQ(4u, p[0].proc.rank);
+  EXPECT_FALSE(p[0].where.appnum.has_value());
   // Wildcard in the caller's job: the caller's app.
   p = PlanLookup(Proc("job", PMIX_RANK_WILDCARD), PMIX_APP_SIZE, d, Me());
-  EXPECT_EQ(3u, (*p)[0].proc.rank);
+  EXPECT_EQ(3u, p[0].proc.rank);
   // Wildcard in another job: app 0.
   p = PlanLookup(Proc("other", PMIX_RANK_WILDCARD), PMIX_APP_SIZE, d, Me());
-  EXPECT_EQ(0u, *(*p)[0].where.appnum);
+  EXPECT_EQ(0u, *p[0].where.appnum);
   d.appnum = 2;
   p = PlanLookup(Proc("other", 4), PMIX_APP_SIZE, d, Me());
-  EXPECT_EQ(2u, *(*p)[0].where.appnum);
+  EXPECT_EQ(2u, *p[0].where.appnum);
 }
 
 TEST(GetRules, NodeRealmDefaultsToLocalNode) {
   GetDirectives d;
   d.realm = Realm::kNode;
   auto p = PlanLookup(Proc("job", PMIX_RANK_WILDCARD), PMIX_NODE_SIZE, d, Me());
-  EXPECT_EQ(PMIX_GDS_REALM_NODE, (*p)[0].where.realm);
-  EXPECT_EQ("node1", *(*p)[0].where.hostname);
+  EXPECT_EQ(PMIX_GDS_REALM_NODE, p[0].where.realm);
+  EXPECT_EQ("node1", *p[0].where.hostname);
   p = PlanLookup(Proc("job", 1), PMIX_NODE_SIZE, d, Me(), std::string("node9"));
-  EXPECT_EQ("node9", *(*p)[0].where.hostname);
+  EXPECT_EQ("node9", *p[0].where.hostname);
   d.nodeid = 4;
   p = PlanLookup(Proc("job", 1), PMIX_NODE_SIZE, d, Me(), std::string("node9"));
-  EXPECT_EQ(4u, *(*p)[0].where.nodeid);
-  EXPECT_FALSE((*p)[0].where.hostname.has_value());
+  EXPECT_EQ(4u, *p[0].where.nodeid);
+  EXPECT_FALSE(p[0].where.hostname.has_value());
 }
 
 TEST(GetRules, JobRealmIgnoresRank) {
   GetDirectives d;
   d.realm = Realm::kJob;
   auto p = PlanLookup(Proc("other", 2), PMIX_NUM_NODES, d, Me());
-  EXPECT_EQ(PMIX_GDS_REALM_JOB, (*p)[0].where.realm);
-  EXPECT_EQ(PMIX_RANK_WILDCARD, (*p)[0].proc.rank);
+  EXPECT_EQ(PMIX_GDS_REALM_JOB, p[0].where.realm);
+  EXPECT_EQ(PMIX_RANK_WILDCARD, p[0].proc.rank);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // wild read: run under ASan in CI).
 #include <cstring>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -138,6 +139,42 @@ TEST_F(ImageTest, StoredValuesTakePrecedenceOverTheImage) {
   int hostnames = 0;
   for (const pmix_info_t& kv : all->view()) hostnames += PMIX_CHECK_KEY(&kv, PMIX_HOSTNAME) ? 1 : 0;
   EXPECT_EQ(hostnames, 1);
+}
+
+// A store knows which ranks it holds PROC data for, so that a Get about
+// any other rank reads the image alone; what was stored still wins for
+// every rank it was stored for, also past the ranks it tracks one by one.
+TEST_F(ImageTest, StoredValuesWinForTheirRanksOnly) {
+  Infos infos;
+  std::string pmap = "raw:" + RankList(0, 20) + ";" + RankList(20, 20);
+  infos.Str(PMIX_NODE_MAP, "pmix[a,b]").Str(PMIX_PROC_MAP, pmap.c_str());
+  ASSERT_TRUE(Run("ranks", 20, infos, "a").ok());
+  std::set<pmix_rank_t> stored;
+  auto put = [&](pmix_rank_t rank) {
+    std::string name = "host-of-" + std::to_string(rank);
+    pmix_value_t host;
+    std::memset(&host, 0, sizeof host);
+    host.type = PMIX_STRING;
+    host.data.string = name.data();
+    pmix_proc_t proc{"ranks", rank};
+    ASSERT_TRUE(store_->PutValue(proc, gds::Where::Proc(), PMIX_GLOBAL, PMIX_HOSTNAME, host).ok());
+    stored.insert(rank);
+  };
+  auto expect_all = [&] {
+    for (pmix_rank_t rank = 0; rank < 40; ++rank) {
+      std::string want = stored.count(rank) ? "host-of-" + std::to_string(rank) : rank < 20 ? "a" : "b";
+      ExpectStr("ranks", rank, PMIX_HOSTNAME, want);
+    }
+  };
+  put(3);
+  expect_all();
+  for (pmix_rank_t rank = 5; rank < 40; rank += 2) put(rank);  // 19 ranks
+  expect_all();
+  // rank UNDEF: the stored values count too.
+  auto any = store_->FetchValue(pmix_proc_t{"ranks", PMIX_RANK_UNDEF}, gds::Where::Proc(),
+                                PMIX_GDS_VIEW_ALL, PMIX_HOSTNAME);
+  ASSERT_TRUE(any.ok());
+  EXPECT_EQ(std::string((*any)->data.string).rfind("host-of-", 0), 0u) << (*any)->data.string;
 }
 
 // Reads everything an image offers; returns normally whatever the bytes.
