@@ -67,9 +67,11 @@ Result<GetDirectives> ParseGetDirectives(std::span<const pmix_info_t> info);
 // REMOTE narrow it, anything else sees everything.
 pmix_gds_view_t CacheView(const GetDirectives& d);
 
-// One place a get looks, with the proc to name it by.
+// One place a get looks, with the proc to name it by. (proc is left
+// uninitialised until LookupPlan::Add sets it: a plan's unused step costs
+// nothing on every PMIx_Get.)
 struct LookupStep {
-  pmix_proc_t proc{};
+  pmix_proc_t proc;
   gds::Where where;
 };
 
@@ -107,7 +109,7 @@ class LookupPlan {
 
 // Who is asking, for the realm defaults.
 struct Requester {
-  pmix_proc_t me{};
+  const pmix_proc_t& me;      // borrowed for the call
   std::string_view hostname;  // the local node (borrowed for the call)
 };
 

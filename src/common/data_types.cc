@@ -4,6 +4,7 @@
 #include <sys/types.h>
 
 #include <array>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -232,10 +233,32 @@ pmix_value_cmp_t CompareElements(const DataTypeOps& ops, const void* a,
   return ops.compare(a, b);
 }
 
+namespace {
+
+// A zeroed array of n elements of `size` bytes, nullptr on overflow or
+// without memory. Small ones from malloc + memset: glibc's calloc (2.36)
+// skips the per-thread cache and takes the arena lock, and every PMIx_Get
+// makes one (its pmix_value_t); large ones from calloc, which gets fresh
+// pages already zeroed.
+constexpr size_t kSmallArray = 4096;
+void* ZeroedArray(size_t n, size_t size) noexcept {
+  if (size != 0 && n > SIZE_MAX / size) return nullptr;
+  size_t bytes = n * size;
+  if (bytes > kSmallArray) return std::calloc(n, size);
+  void* array = std::malloc(bytes);
+  // Compilers fold malloc + memset back into calloc: hide where the
+  // pointer came from.
+  asm("" : "+r"(array));
+  if (array != nullptr) std::memset(array, 0, bytes);
+  return array;
+}
+
+}  // namespace
+
 void* CreateArray(pmix_data_type_t type, size_t n) noexcept {
   const DataTypeOps* ops = FindDataType(type);
   if (ops == nullptr || ops->element_size == 0 || n == 0) return nullptr;
-  char* array = static_cast<char*>(std::calloc(n, ops->element_size));
+  char* array = static_cast<char*>(ZeroedArray(n, ops->element_size));
   if (array == nullptr || ops->construct == nullptr) return array;
   for (size_t i = 0; i < n; ++i) ops->construct(array + i * ops->element_size);
   return array;
@@ -251,7 +274,7 @@ Status CopyArray(pmix_data_type_t type, const void* src, size_t n,
   if (ops == nullptr) return PMIX_ERR_UNKNOWN_DATA_TYPE;
   if (ops->element_size == 0) return PMIX_ERR_NOT_SUPPORTED;
   if (src == nullptr) return PMIX_ERR_BAD_PARAM;
-  char* array = static_cast<char*>(std::calloc(n, ops->element_size));
+  char* array = static_cast<char*>(ZeroedArray(n, ops->element_size));
   if (array == nullptr) return PMIX_ERR_NOMEM;
   const char* from = static_cast<const char*>(src);
   for (size_t i = 0; i < n; ++i) {

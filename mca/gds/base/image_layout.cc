@@ -70,6 +70,10 @@ Status Layout::Init(std::span<const uint8_t> bytes) {
     if (uint64_t{col->off} + width * col->count > sections_[kColumns].size()) return kBad;
     if (c > 0 && Column(c - 1)->key >= col->key) return kBad;
   }
+  column_of_key_.assign(Count<KeyRec>(kKeys), kNone);
+  for (uint32_t c = 0; c < ncolumns_; ++c) column_of_key_[Column(c)->key] = c;
+  uint32_t nranks = NumRanks();
+  dense_ranks_ = nranks > 0 && Rank(0)->rank == 0 && Rank(nranks - 1)->rank == nranks - 1;
   job_list = h.job_list;
   if (!ListCount(job_list).ok()) return kBad;
   meta.generation = h.generation;
@@ -183,7 +187,8 @@ std::optional<uint32_t> Layout::NodeByName(std::string_view host) const {
 
 std::optional<uint32_t> Layout::RankPosition(pmix_rank_t rank) const {
   uint32_t n = NumRanks();
-  if (rank < n) {  // the common case: ranks 0..n-1
+  if (dense_ranks_) return rank < n ? std::optional<uint32_t>(rank) : std::nullopt;
+  if (rank < n) {  // ranks 0..n-1 with gaps after rank
     auto rec = Rank(rank);
     if (rec && rec->rank == rank) return rank;
   }
@@ -207,29 +212,16 @@ std::optional<ColumnRec> Layout::Column(uint32_t c) const {
 }
 
 Result<std::optional<uint32_t>> Layout::ColumnValue(uint32_t key, uint32_t pos) const {
-  uint32_t lo = 0, hi = ncolumns_;
-  std::optional<ColumnRec> col;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    col = Column(mid);
-    if (!col) return kCorrupt;
-    if (col->key == key) break;
-    if (col->key < key) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-    col.reset();
-  }
-  if (!col) return std::optional<uint32_t>();
+  if (key >= column_of_key_.size() || column_of_key_[key] == kNone) return std::optional<uint32_t>();
+  std::optional<ColumnRec> col = Column(column_of_key_[key]);
+  if (!col) return kCorrupt;
   std::span<const uint8_t> s = sections_[kColumns];
   if (col->sparse == 0) {
     auto slot = At<uint32_t>(s, col->off + uint64_t{pos} * sizeof(uint32_t));
     if (!slot || pos >= col->count) return kCorrupt;
     return *slot == 0 ? std::optional<uint32_t>() : std::optional<uint32_t>(*slot - 1);
   }
-  lo = 0;
-  hi = col->count;
+  uint32_t lo = 0, hi = col->count;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
     auto rec = At<SparseRec>(s, col->off + uint64_t{mid} * sizeof(SparseRec));

@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "mca/gds/base/image.h"
 #include "mca/gds/base/image_format.h"
@@ -91,6 +92,13 @@ struct Layout {
 
   std::span<const uint8_t> sections_[kSectionCount];
   uint32_t ncolumns_ = 0;
+  // Key index -> its column (kNone: none), so that a rank's key is one
+  // read of its column slot.
+  std::vector<uint32_t> column_of_key_;
+  // The ranks are 0 .. n-1 (the first and last records say so; the writer
+  // keeps them ascending and unique): a rank is its own position, found
+  // without reading its record.
+  bool dense_ranks_ = false;
 };
 
 }  // namespace pmix::gds::image

@@ -17,7 +17,8 @@ pmix_proc_t Proc(const char* ns, pmix_rank_t rank) {
   return p;
 }
 
-Requester Me() { return {Proc("job", 3), "node1"}; }
+const pmix_proc_t kMe = Proc("job", 3);
+Requester Me() { return {kMe, "node1"}; }
 
 struct Infos {
   std::vector<pmix_info_t> v;
