@@ -37,7 +37,7 @@ using Done = std::function<void(Status, gds::ValuePtr)>;
 // What a get asks, validated (Prepare). The key is borrowed: the caller's
 // for a get answered on its thread, the GetOp's own copy otherwise.
 struct GetArgs {
-  pmix_proc_t target{};
+  pmix_proc_t target;  // set by Prepare first (zeroing 260 bytes per Get shows)
   std::string_view key;  // empty: every key of the target
   getrules::GetDirectives dirs;
   bool own_target = false;  // the caller's own rank (not the wildcard)
@@ -113,16 +113,16 @@ std::optional<std::string> TargetHost(const Client& c, const GetArgs& op) {
 // Other processes' committed data lives in c.peers (client_modex.h): a
 // PROC-realm step about another process that the cache misses looks there.
 bool PeerStep(const Client& c, const getrules::LookupStep& step, std::string_view key) {
-  return step.where.realm == PMIX_GDS_REALM_PROC && step.proc.rank != PMIX_RANK_WILDCARD &&
-         !getrules::IsReservedKey(key) && !PMIx_Check_procid(&step.proc, &c.myproc);
+  return step.where.realm == PMIX_GDS_REALM_PROC && step.proc().rank != PMIX_RANK_WILDCARD &&
+         !getrules::IsReservedKey(key) && !PMIx_Check_procid(&step.proc(), &c.myproc);
 }
 
 // Every key of one process: the cache's (its registration, and what this
 // process stored with PMIx_Store_internal) and, for another process, what it
 // committed. The cache wins where both name a key, as in a single-key Get.
 Result<gds::ValuePtr> LookupAll(Client& c, const getrules::LookupStep& step, pmix_gds_view_t view) {
-  auto all = c.cache.Fetch(step.proc, step.where, view, "");
-  auto committed = PeerStep(c, step, "") ? c.peers.FetchAll(step.proc)
+  auto all = c.cache.Fetch(step.proc(), step.where, view, "");
+  auto committed = PeerStep(c, step, "") ? c.peers.FetchAll(step.proc())
                                          : Result<wire::Infos>(Status(PMIX_ERR_NOT_FOUND));
   if (!committed.ok() && committed.status().code() != PMIX_ERR_NOT_FOUND) return committed.status();
   if (!committed.ok()) {
@@ -161,13 +161,13 @@ Result<gds::ValuePtr> Lookup(Client& c, const GetArgs& op) {
   if (op.key.empty()) return LookupAll(c, plan.front(), view);
   Status answer = PMIX_ERR_NOT_FOUND;
   for (const auto& step : plan) {
-    auto v = c.cache.FetchValue(step.proc, step.where, view, op.key);
+    auto v = c.cache.FetchValue(step.proc(), step.where, view, op.key);
     if (v.ok()) return std::move(*v);
     // A step whose realm instance the store cannot name (no session or app
     // known for it) is a miss, not the caller's error.
     if (v.status().code() == PMIX_ERR_EXISTS_OUTSIDE_SCOPE) answer = v.status();
     if (v.status().code() != PMIX_ERR_NOT_FOUND || !PeerStep(c, step, op.key)) continue;
-    auto committed = c.peers.Fetch(step.proc, op.key);
+    auto committed = c.peers.Fetch(step.proc(), op.key);
     if (committed.ok() || committed.status().code() != PMIX_ERR_NOT_FOUND) return committed;
   }
   if (answer.code() == PMIX_ERR_NOT_FOUND && op.own_target && op.key == PMIX_TOPOLOGY2)

@@ -73,31 +73,21 @@ gds::Where NodeWhere(const GetDirectives& d, const Requester& who,
   return w;
 }
 
-LookupPlan ExplicitRealm(const pmix_proc_t& target, const GetDirectives& d, const Requester& who,
-                         const std::optional<std::string>& target_host) {
-  bool proc_realm = d.realm == Realm::kProc || d.realm == Realm::kDefault;
-  if (proc_realm && !ValidRank(target.rank) && target.rank != PMIX_RANK_UNDEF)
-    return Status(PMIX_ERR_BAD_PARAM);
-  LookupPlan plan;  // one object returned, built in place
+void AddExplicitRealm(LookupPlan& plan, const pmix_proc_t& target, const GetDirectives& d,
+                      const Requester& who, const std::optional<std::string>& target_host) {
   switch (d.realm) {
     case Realm::kSession:
-      plan.Add(who.me, PMIX_RANK_WILDCARD, SessionWhere(d));
-      break;
+      return plan.Add(who.me, PMIX_RANK_WILDCARD, SessionWhere(d));
     case Realm::kJob:
-      plan.Add(target, PMIX_RANK_WILDCARD, gds::Where::Job());
-      break;
+      return plan.Add(target, PMIX_RANK_WILDCARD, gds::Where::Job());
     case Realm::kApp:
-      AddAppStep(plan, target, d, who);
-      break;
+      return AddAppStep(plan, target, d, who);
     case Realm::kNode:
-      plan.Add(target, PMIX_RANK_WILDCARD, NodeWhere(d, who, target_host));
-      break;
+      return plan.Add(target, PMIX_RANK_WILDCARD, NodeWhere(d, who, target_host));
     case Realm::kProc:
     case Realm::kDefault:
-      plan.Add(target, target.rank, gds::Where::Proc());
-      break;
+      return;  // not explicit: PlanLookup's own
   }
-  return plan;
 }
 
 }  // namespace
@@ -178,29 +168,35 @@ pmix_gds_view_t CacheView(const GetDirectives& d) {
   return PMIX_GDS_VIEW_ALL;
 }
 
+// Every return is `plan`, built in place (a plan is ~700 bytes: returning
+// another object would copy it on every PMIx_Get).
 LookupPlan PlanLookup(const pmix_proc_t& target, std::string_view key, const GetDirectives& d,
                       const Requester& who, const std::optional<std::string>& target_host) {
+  LookupPlan plan;
   if (d.realm != Realm::kDefault && d.realm != Realm::kProc) {
-    return ExplicitRealm(target, d, who, target_host);
+    AddExplicitRealm(plan, target, d, who, target_host);
+    return plan;
   }
   bool usable = target.rank == PMIX_RANK_WILDCARD || ValidRank(target.rank) ||
                 (target.rank == PMIX_RANK_UNDEF && !key.empty());
-  if (!usable) return Status(PMIX_ERR_BAD_PARAM);
+  if (!usable) {
+    plan.Fail(PMIX_ERR_BAD_PARAM);
+    return plan;
+  }
   bool reserved = IsReservedKey(key);
-  LookupPlan steps;  // one object returned, built in place
   if (target.rank == PMIX_RANK_WILDCARD) {
-    steps.Add(target, PMIX_RANK_WILDCARD, gds::Where::Job());
-    if (reserved) steps.Add(target, PMIX_RANK_WILDCARD, SessionWhere(d));
+    plan.Add(target, PMIX_RANK_WILDCARD, gds::Where::Job());
+    if (reserved) plan.Add(target, PMIX_RANK_WILDCARD, SessionWhere(d));
   } else if (target.rank == PMIX_RANK_UNDEF) {
-    if (reserved) steps.Add(target, PMIX_RANK_WILDCARD, gds::Where::Job());
-    steps.Add(target, PMIX_RANK_UNDEF, gds::Where::Proc());
+    if (reserved) plan.Add(target, PMIX_RANK_WILDCARD, gds::Where::Job());
+    plan.Add(target, PMIX_RANK_UNDEF, gds::Where::Proc());
   } else {
     // Strictly one lookup, as RFC0009 and OpenPMIx 4.2.2: a job-level key
     // asked of a rank is NOT_FOUND (ask with PMIX_RANK_WILDCARD).
-    steps.Add(target, target.rank, gds::Where::Proc());
+    plan.Add(target, target.rank, gds::Where::Proc());
   }
-  if (key.empty()) steps.Truncate(1);
-  return steps;
+  if (key.empty()) plan.Truncate(1);
+  return plan;
 }
 
 }  // namespace pmix::getrules

@@ -67,22 +67,39 @@ Result<GetDirectives> ParseGetDirectives(std::span<const pmix_info_t> info);
 // REMOTE narrow it, anything else sees everything.
 pmix_gds_view_t CacheView(const GetDirectives& d);
 
-// One place a get looks, with the proc to name it by. (proc is left
-// uninitialised until LookupPlan::Add sets it: a plan's unused step costs
-// nothing on every PMIx_Get.)
-struct LookupStep {
-  pmix_proc_t proc;
+// One place a get looks: the proc to name it by and the realm instance.
+// The proc is PlanLookup's target or requester itself when the rank is
+// theirs (borrowed), else a copy with the step's rank. Neither a copy nor
+// a zeroed proc on the common path: 260 bytes each, on every PMIx_Get.
+class LookupStep {
+ public:
+  LookupStep() = default;
+  LookupStep(const LookupStep& other) { *this = other; }
+  LookupStep& operator=(const LookupStep& other) {
+    where = other.where;
+    borrowed_ = other.borrowed_;
+    has_renamed_ = other.has_renamed_;
+    if (has_renamed_) renamed_ = other.renamed_;
+    return *this;
+  }
+
+  const pmix_proc_t& proc() const { return borrowed_ != nullptr ? *borrowed_ : renamed_; }
   gds::Where where;
+
+ private:
+  friend class LookupPlan;
+  const pmix_proc_t* borrowed_ = nullptr;
+  bool has_renamed_ = false;
+  pmix_proc_t renamed_;  // left uninitialised until has_renamed_
 };
 
 // The steps of a get, first hit wins, or the reason there are none. At
 // most two steps, kept in place, so that planning a get allocates and
-// copies next to nothing (it runs on every PMIx_Get).
+// copies next to nothing (it runs on every PMIx_Get). Borrows the procs
+// PlanLookup was given: use it while they live.
 class LookupPlan {
  public:
   static constexpr size_t kMaxSteps = 2;
-  LookupPlan() = default;
-  LookupPlan(Status status) : status_(status) {}  // NOLINT: implicit, as Result's
 
   bool ok() const { return status_.ok(); }
   Status status() const { return status_; }
@@ -92,14 +109,24 @@ class LookupPlan {
   const LookupStep* begin() const { return steps_.data(); }
   const LookupStep* end() const { return steps_.data() + size_; }
 
-  // Appends a step: proc with rank `rank`, in where.
+  // Appends a step: proc (borrowed) with rank `rank`, in where.
   void Add(const pmix_proc_t& proc, pmix_rank_t rank, gds::Where where) {
     LookupStep& step = steps_[size_++];
-    step.proc = proc;
-    step.proc.rank = rank;
+    if (proc.rank == rank) {
+      step.borrowed_ = &proc;
+    } else {
+      step.renamed_ = proc;
+      step.renamed_.rank = rank;
+      step.has_renamed_ = true;
+    }
     step.where = std::move(where);
   }
   void Truncate(size_t n) { size_ = n < size_ ? n : size_; }
+  // No steps: the get cannot be planned.
+  void Fail(Status status) {
+    status_ = status;
+    size_ = 0;
+  }
 
  private:
   Status status_;
@@ -127,7 +154,8 @@ struct Requester {
 //   a valid rank     the proc realm only (a job-level key asked of a rank
 //                    is NOT_FOUND, as in OpenPMIx 4.2.2).
 // An empty key uses the first step only (and rank UNDEF is then refused:
-// PMIX_ERR_BAD_PARAM). PMIX_ERR_BAD_PARAM for other unusable ranks
+// PMIX_ERR_BAD_PARAM). The plan borrows target and who.me (LookupPlan).
+// PMIX_ERR_BAD_PARAM for other unusable ranks
 // (PMIX_RANK_LOCAL_NODE etc.) outside the job/session/node realms.
 LookupPlan PlanLookup(const pmix_proc_t& target, std::string_view key,
                       const GetDirectives& d, const Requester& who,

@@ -141,7 +141,7 @@ Result<gds::ValuePtr> LookupInStore(const gds::Store& store, const Query& query,
   auto plan = getrules::PlanLookup(target, key, *dirs, who);
   if (!plan.ok()) return Status(PMIX_ERR_NOT_FOUND);
   for (const auto& step : plan) {
-    auto v = store.FetchValue(step.proc, step.where, view, key);
+    auto v = store.FetchValue(step.proc(), step.where, view, key);
     if (v.ok()) return std::move(*v);
   }
   return Status(PMIX_ERR_NOT_FOUND);

@@ -5,14 +5,18 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <deque>
 #include <string>
 #include <vector>
 
 namespace pmix::getrules {
 namespace {
 
-pmix_proc_t Proc(const char* ns, pmix_rank_t rank) {
-  pmix_proc_t p;
+// A proc that lives as long as the test program: plans borrow their
+// target (LookupPlan).
+const pmix_proc_t& Proc(const char* ns, pmix_rank_t rank) {
+  static std::deque<pmix_proc_t> procs;
+  pmix_proc_t& p = procs.emplace_back();
   PMIx_Load_procid(&p, ns, rank);
   return p;
 }
@@ -156,8 +160,8 @@ TEST(GetRules, DefaultPlans) {
     ASSERT_EQ(c.want.size(), plan.size()) << c.key << " rank " << c.rank;
     for (size_t i = 0; i < c.want.size(); ++i) {
       EXPECT_EQ(c.want[i], plan[i].where.realm) << c.key << " step " << i;
-      EXPECT_EQ(c.ranks[i], plan[i].proc.rank) << c.key << " step " << i;
-      EXPECT_STREQ("other", plan[i].proc.nspace);
+      EXPECT_EQ(c.ranks[i], plan[i].proc().rank) << c.key << " step " << i;
+      EXPECT_STREQ("other", plan[i].proc().nspace);
     }
   }
 }
@@ -176,7 +180,7 @@ TEST(GetRules, SessionRealmUsesCallerOrSessionId) {
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(1u, plan.size());
   EXPECT_EQ(PMIX_GDS_REALM_SESSION, plan[0].where.realm);
-  EXPECT_STREQ("job", plan[0].proc.nspace);  // the caller's session
+  EXPECT_STREQ("job", plan[0].proc().nspace);  // the caller's session
   EXPECT_FALSE(plan[0].where.session.has_value());
   d.session = 9;
   plan = PlanLookup(Proc("other", 1), PMIX_UNIV_SIZE, d, Me());
@@ -189,11 +193,11 @@ TEST(GetRules, AppRealmDefaults) {
   // A rank: the store resolves its app.
   auto p = PlanLookup(Proc("other", 4), PMIX_APP_SIZE, d, Me());
   EXPECT_EQ(PMIX_GDS_REALM_APP, p[0].where.realm);
-  EXPECT_EQ(4u, p[0].proc.rank);
+  EXPECT_EQ(4u, p[0].proc().rank);
   EXPECT_FALSE(p[0].where.appnum.has_value());
   // Wildcard in the caller's job: the caller's app.
   p = PlanLookup(Proc("job", PMIX_RANK_WILDCARD), PMIX_APP_SIZE, d, Me());
-  EXPECT_EQ(3u, p[0].proc.rank);
+  EXPECT_EQ(3u, p[0].proc().rank);
   // Wildcard in another job: app 0.
   p = PlanLookup(Proc("other", PMIX_RANK_WILDCARD), PMIX_APP_SIZE, d, Me());
   EXPECT_EQ(0u, *p[0].where.appnum);
@@ -221,7 +225,7 @@ TEST(GetRules, JobRealmIgnoresRank) {
   d.realm = Realm::kJob;
   auto p = PlanLookup(Proc("other", 2), PMIX_NUM_NODES, d, Me());
   EXPECT_EQ(PMIX_GDS_REALM_JOB, p[0].where.realm);
-  EXPECT_EQ(PMIX_RANK_WILDCARD, p[0].proc.rank);
+  EXPECT_EQ(PMIX_RANK_WILDCARD, p[0].proc().rank);
 }
 
 }  // namespace
