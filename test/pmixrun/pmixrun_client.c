@@ -241,6 +241,32 @@ static int ServerKeys(const char *urifile) {
     return bad != 0;
 }
 
+/* The job's proc table (PMIX_QUERY_PROC_TABLE) as *procs, `size` entries;
+ * the query's results to free with PMIX_INFO_FREE, or NULL (said why). */
+static pmix_info_t *QueryProcTable(uint32_t size, size_t *nresults, pmix_proc_info_t **procs) {
+    pmix_query_t *q;
+    PMIX_QUERY_CREATE(q, 1);
+    pmix_status_t rc;
+    PMIX_ARGV_APPEND(rc, q[0].keys, PMIX_QUERY_PROC_TABLE);
+    pmix_info_t *results = NULL;
+    if (rc == PMIX_SUCCESS) rc = PMIx_Query_info(q, 1, &results, nresults);
+    PMIX_QUERY_FREE(q, 1);
+    if (rc != PMIX_SUCCESS || *nresults < 1 || results[0].value.type != PMIX_DATA_ARRAY) {
+        fprintf(stderr, "proc table query: %s\n", PMIx_Error_string(rc));
+        if (results != NULL) PMIX_INFO_FREE(results, *nresults);
+        return NULL;
+    }
+    pmix_data_array_t *table = results[0].value.data.darray;
+    if (table->type != PMIX_PROC_INFO || table->size != size) {
+        fprintf(stderr, "proc table: type %d, %zu entries, want %u\n", (int)table->type,
+                table->size, size);
+        PMIX_INFO_FREE(results, *nresults);
+        return NULL;
+    }
+    *procs = (pmix_proc_info_t *)table->array;
+    return results;
+}
+
 /* Rank 0's check of the proc table after the others left. */
 static int ProcTable(uint32_t size) {
     pmix_status_t code = PMIX_EVENT_PROC_TERMINATED;
@@ -254,19 +280,12 @@ static int ProcTable(uint32_t size) {
     if (PMIx_Fence(NULL, 0, &collect, 1) != PMIX_SUCCESS) return 1;
     if (me.rank != 0) return 0;
     if (WaitTerminated((int)size - 1) != 0) return 1;
-    pmix_query_t *q;
-    PMIX_QUERY_CREATE(q, 1);
-    PMIX_ARGV_APPEND(code, q[0].keys, PMIX_QUERY_PROC_TABLE);
-    pmix_info_t *results = NULL;
     size_t nresults = 0;
-    pmix_status_t rc = PMIx_Query_info(q, 1, &results, &nresults);
-    PMIX_QUERY_FREE(q, 1);
-    if (rc != PMIX_SUCCESS || nresults < 1 || results[0].value.type != PMIX_DATA_ARRAY)
-        return fprintf(stderr, "proc table query: %s\n", PMIx_Error_string(rc)), 1;
-    pmix_data_array_t *table = results[0].value.data.darray;
-    pmix_proc_info_t *procs = (pmix_proc_info_t *)table->array;
-    int bad = table->type != PMIX_PROC_INFO || table->size != size;
-    for (size_t i = 0; !bad && i < table->size; ++i) {
+    pmix_proc_info_t *procs = NULL;
+    pmix_info_t *results = QueryProcTable(size, &nresults, &procs);
+    if (results == NULL) return 1;
+    int bad = 0;
+    for (size_t i = 0; !bad && i < size; ++i) {
         pmix_value_t *got = NULL;
         pmix_proc_t who = procs[i].proc;
         if (PMIx_Get(&who, "test.pid", NULL, 0, &got) != PMIX_SUCCESS) return 1;
@@ -364,19 +383,11 @@ static int Deregistered(uint32_t size, const char *dir) {
         if (v != NULL) PMIX_VALUE_RELEASE(v);
     }
     PMIX_INFO_DESTRUCT(&wait);
-    pmix_query_t *q;
-    PMIX_QUERY_CREATE(q, 1);
-    PMIX_ARGV_APPEND(code, q[0].keys, PMIX_QUERY_PROC_TABLE);
-    pmix_info_t *results = NULL;
     size_t nresults = 0;
-    pmix_status_t rc = PMIx_Query_info(q, 1, &results, &nresults);
-    PMIX_QUERY_FREE(q, 1);
-    if (rc != PMIX_SUCCESS || nresults < 1 || results[0].value.type != PMIX_DATA_ARRAY)
-        return fprintf(stderr, "proc table query: %s\n", PMIx_Error_string(rc)), 1;
-    pmix_data_array_t *table = results[0].value.data.darray;
-    pmix_proc_info_t *procs = (pmix_proc_info_t *)table->array;
-    if (table->type != PMIX_PROC_INFO || table->size != size) bad = fprintf(stderr, "proc table size\n");
-    for (size_t i = 0; !bad && i < table->size; ++i) {
+    pmix_proc_info_t *procs = NULL;
+    pmix_info_t *results = QueryProcTable(size, &nresults, &procs);
+    if (results == NULL) return 1;
+    for (size_t i = 0; !bad && i < size; ++i) {
         pmix_proc_state_t want = procs[i].proc.rank == 0 ? PMIX_PROC_STATE_CONNECTED
                                                           : PMIX_PROC_STATE_TERMINATED;
         if (procs[i].state != want)
