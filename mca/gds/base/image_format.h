@@ -34,7 +34,9 @@
 #ifndef PMIXX_MCA_GDS_BASE_IMAGE_FORMAT_H
 #define PMIXX_MCA_GDS_BASE_IMAGE_FORMAT_H
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 #include "pmix_common.h"
@@ -42,7 +44,7 @@
 namespace pmix::gds::image {
 
 inline constexpr char kMagic[8] = {'P', 'M', 'X', 'J', 'O', 'B', 'I', 'M'};
-inline constexpr uint32_t kVersion = 1;
+inline constexpr uint32_t kVersion = 2;  // 2: KeyHash reads 8-byte words
 inline constexpr uint32_t kByteOrder = 0x01020304;
 inline constexpr uint32_t kNone = 0xffffffffu;      // an absent reference / index
 inline constexpr uint32_t kNotHost = 0x80000000u;  // Entry::key flag: not the host's own value here
@@ -146,14 +148,30 @@ struct SparseRec {
   uint32_t value;  // ValueRef
 };
 
-// FNV-1a, 32 bits: the key and node-name tables' hash.
-inline uint32_t KeyHash(std::string_view s) {
-  uint32_t h = 2166136261u;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 16777619u;
-  }
+// The key and node-name tables' hash. Eight bytes at a time (every Get
+// hashes its key; FNV-1a's byte loop took ~80 instructions for a 13-byte
+// key), mixed with MurmurHash3's 64-bit finalizer. The words are read
+// native-endian, as the whole image is.
+inline uint64_t KeyMix(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
   return h;
+}
+
+inline uint32_t KeyHash(std::string_view s) {
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ s.size();
+  size_t i = 0;
+  for (; s.size() - i >= sizeof(uint64_t); i += sizeof(uint64_t)) {
+    uint64_t word;
+    std::memcpy(&word, s.data() + i, sizeof word);
+    h = KeyMix(h ^ word);
+  }
+  uint64_t tail = 0;
+  for (; i < s.size(); ++i) tail = (tail << 8) | static_cast<unsigned char>(s[i]);
+  return static_cast<uint32_t>(KeyMix(h ^ tail));
 }
 
 }  // namespace pmix::gds::image
