@@ -75,7 +75,15 @@ Status Layout::Init(std::span<const uint8_t> bytes) {
   uint32_t nranks = NumRanks();
   dense_ranks_ = nranks > 0 && Rank(0)->rank == 0 && Rank(nranks - 1)->rank == nranks - 1;
   job_list = h.job_list;
-  if (!ListCount(job_list).ok()) return kBad;
+  auto njob = ListCount(job_list);
+  if (!njob.ok()) return kBad;
+  job_value_of_key_.assign(Count<KeyRec>(kKeys), kNone);
+  for (uint32_t i = 0; i < *njob; ++i) {
+    auto e = ListEntry(job_list, i);
+    uint32_t key = e ? e->key & ~kNotHost : kNone;
+    if (key >= job_value_of_key_.size() || e->value == kNone) return kBad;
+    job_value_of_key_[key] = e->value;
+  }
   meta.generation = h.generation;
   meta.nodata = (h.flags & kNoData) != 0;
   meta.nlocalprocs = h.nlocalprocs;
@@ -135,6 +143,11 @@ std::optional<Entry> Layout::ListEntry(uint32_t list, uint32_t i) const {
 }
 
 Result<std::optional<uint32_t>> Layout::ListFind(uint32_t list, uint32_t key) const {
+  if (list == job_list) {
+    if (key >= job_value_of_key_.size() || job_value_of_key_[key] == kNone)
+      return std::optional<uint32_t>();
+    return std::optional<uint32_t>(job_value_of_key_[key]);
+  }
   auto count = ListCount(list);
   if (!count.ok()) return count.status();
   uint32_t lo = 0, hi = *count;

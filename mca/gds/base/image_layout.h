@@ -95,6 +95,9 @@ struct Layout {
   // Key index -> its column (kNone: none), so that a rank's key is one
   // read of its column slot.
   std::vector<uint32_t> column_of_key_;
+  // Key index -> its value reference in the job realm's list (kNone:
+  // absent): job keys, the most asked, without a search.
+  std::vector<uint32_t> job_value_of_key_;
   // The ranks are 0 .. n-1 (the first and last records say so; the writer
   // keeps them ascending and unique): a rank is its own position, found
   // without reading its record.
