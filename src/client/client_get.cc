@@ -37,7 +37,7 @@ using Done = std::function<void(Status, gds::ValuePtr)>;
 // What a get asks, validated (Prepare). The key is borrowed: the caller's
 // for a get answered on its thread, the GetOp's own copy otherwise.
 struct GetArgs {
-  pmix_proc_t target;  // set by Prepare first (zeroing 260 bytes per Get shows)
+  pmix_proc_t target;    // set by Prepare first (zeroing 260 bytes per Get shows)
   std::string_view key;  // empty: every key of the target
   getrules::GetDirectives dirs;
   bool own_target = false;  // the caller's own rank (not the wildcard)

@@ -157,9 +157,8 @@ struct Requester {
 // PMIX_ERR_BAD_PARAM). The plan borrows target and who.me (LookupPlan).
 // PMIX_ERR_BAD_PARAM for other unusable ranks
 // (PMIX_RANK_LOCAL_NODE etc.) outside the job/session/node realms.
-LookupPlan PlanLookup(const pmix_proc_t& target, std::string_view key,
-                      const GetDirectives& d, const Requester& who,
-                      const std::optional<std::string>& target_host = {});
+LookupPlan PlanLookup(const pmix_proc_t& target, std::string_view key, const GetDirectives& d,
+                      const Requester& who, const std::optional<std::string>& target_host = {});
 
 }  // namespace pmix::getrules
 

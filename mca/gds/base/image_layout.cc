@@ -225,7 +225,8 @@ std::optional<ColumnRec> Layout::Column(uint32_t c) const {
 }
 
 Result<std::optional<uint32_t>> Layout::ColumnValue(uint32_t key, uint32_t pos) const {
-  if (key >= column_of_key_.size() || column_of_key_[key] == kNone) return std::optional<uint32_t>();
+  if (key >= column_of_key_.size() || column_of_key_[key] == kNone)
+    return std::optional<uint32_t>();
   std::optional<ColumnRec> col = Column(column_of_key_[key]);
   if (!col) return kCorrupt;
   std::span<const uint8_t> s = sections_[kColumns];
