@@ -108,11 +108,11 @@ check() {
 # on the built-in components.
 static_re='test/(unit/.*_tests|integration/(basic|modex|tool)\.sh|pmix_info\.sh|api_exports\.sh|pmixrun/run_pmixrun\.sh)'
 if [ "$sanitizers" != no ]; then
-  # The static tests above, the fuzz targets and the integration tests that
-  # drive the server's wire, collectives, gets, events, threads, groups,
-  # tools and fault paths; the ABI, Open MPI, Slurm, valgrind and soak
-  # tests are not repeated here.
-  tests_re="^($static_re|test/(fuzz/.*\.sh|integration/(fence|abort|fence_kill|bad_peer|tcp|events|threads|lost_server|group|connect|get)\.sh|pmixrun/group\.sh))$"
+  # The static tests above, the fuzz targets, every integration test but
+  # soak.sh (its RSS bounds do not hold with ASan's quarantine of freed
+  # memory; leaks are LeakSanitizer's to find here) and pmixrun's group
+  # test; the ABI, Open MPI, Slurm and valgrind tests are not repeated.
+  tests_re="^($static_re|test/(fuzz/.*\.sh|integration/(fence|abort|fence_kill|bad_peer|tcp|events|threads|lost_server|group|connect|get|image|modex_shared|external_progress|alloc_monitor|monitor|wrong_uid|munge)\.sh|pmixrun/group\.sh))$"
   dlopen=--disable-dlopen
   [ "$static" = no ] && dlopen=
   export PMIXX_FUZZ_SECONDS=${PMIXX_FUZZ_SECONDS:-30}
