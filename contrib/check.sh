@@ -10,8 +10,9 @@
 #                (PMIXX_FUZZ_SECONDS each, default 30 here), the tests that
 #                load components (in here they are built in) and the
 #                integration tests of the wire, collectives, events,
-#                threads, groups, tools and fault paths, with leak
-#                detection (PMIXX_CHECK_SANITIZERS). With it off, the
+#                threads, groups, tools and fault paths and pmixrun's
+#                group and tools tests, with leak detection
+#                (PMIXX_CHECK_SANITIZERS). With it off, the
 #                static tests run in a plain gcc --disable-dlopen build,
 #                _build-static. PMIXX_CHECK_STATIC=no: the asan build
 #                loads its components, or with the sanitizers off there is
@@ -111,8 +112,9 @@ if [ "$sanitizers" != no ]; then
   # The static tests above, the fuzz targets, every integration test but
   # soak.sh (its RSS bounds do not hold with ASan's quarantine of freed
   # memory; leaks are LeakSanitizer's to find here) and pmixrun's group
-  # test; the ABI, Open MPI, Slurm and valgrind tests are not repeated.
-  tests_re="^($static_re|test/(fuzz/.*\.sh|integration/(fence|abort|fence_kill|bad_peer|tcp|events|threads|lost_server|group|connect|get|image|modex_shared|external_progress|alloc_monitor|monitor|wrong_uid|munge)\.sh|pmixrun/group\.sh))$"
+  # and tools tests; the ABI, Open MPI, Slurm and valgrind tests are not
+  # repeated.
+  tests_re="^($static_re|test/(fuzz/.*\.sh|integration/(fence|abort|fence_kill|bad_peer|tcp|events|threads|lost_server|group|connect|get|image|modex_shared|external_progress|alloc_monitor|monitor|wrong_uid|munge)\.sh|pmixrun/(group|tools)\.sh))$"
   dlopen=--disable-dlopen
   [ "$static" = no ] && dlopen=
   export PMIXX_FUZZ_SECONDS=${PMIXX_FUZZ_SECONDS:-30}

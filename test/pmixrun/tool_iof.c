@@ -176,6 +176,7 @@ static void Show(const char *job, int nprocs, int nlines, const char *which, int
            PMIx_Error_string(d1 != PMIX_SUCCESS ? d1 : d2));
     Report("deregister-twice", PMIx_IOF_deregister((size_t)h1, NULL, 0, NULL, NULL) != PMIX_SUCCESS,
            "a second deregistration succeeded");
+    for (size_t i = 0; i < n; ++i) PMIX_INFO_DESTRUCT(&d[i]); /* file=, dir= hold copies */
     if (nocb || !(ch & PMIX_FWD_STDOUT_CHANNEL)) return;
     for (int r = 0; r < nprocs; ++r) {
         char want[4096] = "";
@@ -266,5 +267,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(mode, "pushstdin")) PushMode(argv[2], true);
     else fprintf(stderr, "tool_iof: bad mode %s\n", mode), failures++;
     PMIx_tool_finalize();
+    for (int i = 0; i < 3; ++i) PMIX_INFO_DESTRUCT(&info[i]);
+    for (int r = 0; r < kMaxRanks; ++r) free(raw[r]);
     return failures ? 1 : 0;
 }
