@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite (what .ci/run runs). Installs what is missing, then
-# three builds, each skipped when its variable is 'no':
+# up to four builds, each skipped when its variable is 'no':
 #   _build       gcc -O2 -g1: build, 'make check' (every test)
 #                (PMIXX_CHECK_GCC)
 #   _build-asan  clang -fsanitize=address,undefined, --disable-dlopen, with
@@ -18,6 +18,13 @@
 #                loads its components, or with the sanitizers off there is
 #                no static step. Without clang the step is gcc's
 #                ASan+UBSan, without fuzzers
+#   _build-gcc-asan  gcc -fsanitize=address,undefined, -O1 -g1, when the
+#                asan step was clang's: builds only the library and its
+#                components (dlopen'd) and the unit tests of the wire, the
+#                bfrops, the gds modules and the server, and runs those with
+#                leak detection: gcc's own instrumentation and UBSan checks
+#                (PMIXX_CHECK_GCC_SANITIZERS, off by default: 1,574 s
+#                CPU, over CI's budget; =yes runs it)
 #   _build-tsan  clang -fsanitize=thread, -O1 -gline-tables-only: builds
 #                only the library, its components and the programs its
 #                tests run (progress thread, external progress, events,
@@ -36,8 +43,9 @@ run_gcc=${PMIXX_CHECK_GCC:-yes}
 sanitizers=${PMIXX_CHECK_SANITIZERS:-yes}
 static=${PMIXX_CHECK_STATIC:-yes}
 tsan=${PMIXX_CHECK_TSAN:-yes}
+gcc_san=${PMIXX_CHECK_GCC_SANITIZERS:-no}
 pmixx_install_packages $PMIXX_BUILD_PACKAGES $PMIXX_TEST_PACKAGES || exit 1
-if [ "$sanitizers" != no ] || [ "$tsan" != no ]; then
+if [ "$sanitizers" != no ] || [ "$tsan" != no ] || [ "$gcc_san" != no ]; then
   pmixx_install_packages $PMIXX_HARDEN_PACKAGES || exit 1
 fi
 have_clang=no
@@ -130,6 +138,24 @@ elif [ "$static" != no ]; then
   tests_re="^$static_re\$"
   check "$top/_build-static" --disable-dlopen
   tests_re=
+fi
+
+# gcc's ASan+UBSan (when the asan step above was clang's): gcc instruments
+# differently (its own UBSan checks, object-size among them, which needs
+# -O1), so its findings are not clang's. Bounded: the library and its
+# components (dlopen'd, unlike the asan step's), then the unit tests of the
+# wire, the bfrops, the gds modules and the server, with leak detection.
+if [ "$gcc_san" != no ] && { [ $have_clang = yes ] || [ "$sanitizers" = no ]; }; then
+  programs=
+  for p in wire/wire bfrops/bfrops_native bfrops/bfrops_api gds/gds_base gds/gds_hash \
+    gds/gds_region server/fence_tracker server/modex_store server/cleanup server/connect_spawn \
+    server/server_misc server/peer_limits server/query_answers server/log_channels server/publish; do
+    programs="$programs test/unit/${p}_tests"
+  done
+  tests_re="^($(echo $programs | sed 's/ /|/g'))\$"
+  CFLAGS='-O1 -g1' CXXFLAGS='-O1 -g1' PMIXX_MAKE_TARGETS=libs-and-components \
+    check "$top/_build-gcc-asan" CC=gcc CXX=g++ --enable-sanitizers=address,undefined
+  tests_re= programs=
 fi
 
 if [ "$tsan" != no ] && [ $have_clang = yes ]; then
