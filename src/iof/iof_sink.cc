@@ -126,12 +126,24 @@ int Sink::FileFor(const pmix_proc_t& source, pmix_iof_channel_t channel) {
   return fd;
 }
 
+void Sink::WriteTo(int fd, const Stream& s, std::string_view text) {
+  if (text.empty()) return;
+  // Whole lines: another stream's unfinished last line is ended first.
+  auto open = open_line_.find(fd);
+  if (!opts_.format.raw && open != open_line_.end() && open->second != &s) WriteAll(fd, "\n");
+  WriteAll(fd, text);
+  if (text.back() == '\n')
+    open_line_.erase(fd);
+  else
+    open_line_[fd] = &s;
+}
+
 void Sink::Write(const Stream& s, std::string_view text) {
   int file = FileFor(s.source, s.channel);
-  if (file >= 0) WriteAll(file, text);
+  if (file >= 0) WriteTo(file, s, text);
   if ((file >= 0 && opts_.file_only) || !opts_.local_output) return;
   bool to_stdout = (s.channel & PMIX_FWD_STDOUT_CHANNEL) || opts_.merge;
-  WriteAll(to_stdout ? stdout_fd_ : stderr_fd_, text);
+  WriteTo(to_stdout ? stdout_fd_ : stderr_fd_, s, text);
 }
 
 void Sink::WriteFormatted(Stream& s, std::string_view data, bool complete) {

@@ -22,6 +22,11 @@
 //
 // Writes block (a slow stdout or disk slows the stream down rather than
 // filling memory). Flush writes out what is buffered and unfinished lines.
+// A stream's unfinished last line (written at its end or at Flush, as it
+// is: no newline added) is ended by a newline only when output of another
+// stream follows it on the same file (stderr merged into stdout, another
+// rank's output), so that output starts a line of its own rather than
+// being glued to it; not with PMIX_IOF_OUTPUT_RAW (chunks as they came).
 //
 // Threads: one thread at a time (the progress thread).
 #ifndef PMIXX_SRC_IOF_IOF_SINK_H
@@ -81,6 +86,7 @@ class Sink {
   Stream& StreamOf(const pmix_proc_t& source, pmix_iof_channel_t channel);
   void Callback(Stream& s, std::span<const pmix_info_t> info);
   void Write(const Stream& s, std::string_view text);
+  void WriteTo(int fd, const Stream& s, std::string_view text);
   void WriteFormatted(Stream& s, std::string_view data, bool complete);
   int FileFor(const pmix_proc_t& source, pmix_iof_channel_t channel);
 
@@ -90,6 +96,8 @@ class Sink {
   int stdout_fd_, stderr_fd_;
   std::map<Key, Stream> streams_;
   std::map<std::string, int> files_;  // path -> fd
+  // fd -> the stream whose unfinished line the last write there left open
+  std::map<int, const Stream*> open_line_;
   bool file_error_reported_ = false;
 };
 

@@ -73,8 +73,10 @@ grep -v '^PASS tool' "$work/iof-stderr.tool" | cmp -s "$w.err" - ||
     fail "iof-stderr: the tool's stderr lacks the job's stderr lines"
 [ -s "$work/iof-stderr.shown" ] && fail "iof-stderr: stderr lines on the tool's stdout"
 show iof-merge -- both merge nocb
-for l in 'out 0 1' 'err 0 1' 'err 0 2'; do
-    grep -q "^$l" "$work/iof-merge.shown" || fail "iof-merge: no '$l' on the tool's stdout"
+# each line whole, on a line of its own ("out 0 2", unfinished, is ended
+# when the other stream's line follows it)
+for l in 'out 0 1' 'out 0 2' 'err 0 1' 'err 0 2'; do
+    grep -qx "$l" "$work/iof-merge.shown" || fail "iof-merge: no line '$l' on the tool's stdout"
 done
 show iof-file "/dev/null" out file="$work/f" fonly nocb
 printf 'out 0 1\nout 0 2' | cmp -s - "$work/f.$job.0.stdout" ||

@@ -113,6 +113,54 @@ TEST(IofSink, MergeSendsStderrToStdoutAndFlushEndsUnfinishedLines) {
   EXPECT_EQ(err.Text(), "");
 }
 
+// A stream's unfinished last line is not glued to the next stream's line
+// on the same file (tools.sh iof-merge: "out 0 2" without its newline, its
+// end, then "err 0 2\n" came as "out 0 2err 0 2"); alone, or followed by
+// more of the same stream, it stays as the job wrote it.
+TEST(IofSink, AnUnfinishedLineIsEndedOnlyWhenAnotherStreamFollowsIt) {
+  Capture out, err;
+  PullOptions o;
+  o.local_output = true;
+  o.merge = true;
+  Sink sink(o, nullptr, 0, out.fd, err.fd);
+  pmix_info_t done = Complete();
+  std::span<const pmix_info_t> end(&done, 1);
+  sink.Deliver(P("j", 0), PMIX_FWD_STDOUT_CHANNEL, "out 0 1\nout 0 2", {});
+  sink.Deliver(P("j", 0), PMIX_FWD_STDERR_CHANNEL, "err 0 1\n", {});
+  sink.Deliver(P("j", 0), PMIX_FWD_STDOUT_CHANNEL, "", end);
+  sink.Deliver(P("j", 0), PMIX_FWD_STDERR_CHANNEL, "err 0 2\n", {});
+  sink.Deliver(P("j", 0), PMIX_FWD_STDERR_CHANNEL, "", end);
+  EXPECT_EQ(out.Text(), "out 0 1\nerr 0 1\nout 0 2\nerr 0 2\n");
+  // another rank on stdout (no merge), and a file with merge
+  Capture out2, err2;
+  PullOptions r;
+  r.local_output = true;
+  Sink ranks(r, nullptr, 0, out2.fd, err2.fd);
+  ranks.Deliver(P("j", 0), PMIX_FWD_STDOUT_CHANNEL, "a", end);
+  ranks.Deliver(P("j", 1), PMIX_FWD_STDOUT_CHANNEL, "b", end);
+  EXPECT_EQ(out2.Text(), "a\nb");
+  ScratchDir scratch;
+  ASSERT_FALSE(scratch.path.empty());
+  PullOptions f;
+  f.directory = scratch.path;
+  f.merge = true;
+  {
+    Sink files(f, nullptr, 0, out2.fd, err2.fd);
+    files.Deliver(P("ns", 0), PMIX_FWD_STDOUT_CHANNEL, "o", end);
+    files.Deliver(P("ns", 0), PMIX_FWD_STDERR_CHANNEL, "e", end);
+  }
+  EXPECT_EQ(ReadFile(scratch.path + "/ns/rank.0/stdout"), "o\ne");
+  // raw output: chunks as they came, nothing added
+  Capture out3, err3;
+  PullOptions w = o;
+  w.format.raw = true;
+  Sink raw(w, nullptr, 0, out3.fd, err3.fd);
+  raw.Deliver(P("j", 0), PMIX_FWD_STDOUT_CHANNEL, "x", {});
+  raw.Deliver(P("j", 0), PMIX_FWD_STDERR_CHANNEL, "y\n", {});
+  EXPECT_EQ(out3.Text(), "xy\n");
+  PMIx_Info_destruct(&done);
+}
+
 TEST(IofSink, CallbackGetsRawChunksInOrderAndTheEndOfTheStream) {
   g_got.clear();
   Capture out, err;
