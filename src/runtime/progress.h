@@ -132,16 +132,13 @@ class ProgressEngine::FdWatch {
 template <class T>
 class Completion {
  public:
-  // The setter must keep this object alive through the call (the blocking
-  // helpers share it between waiter and setter): the waiter is notified
-  // after the lock is released, so that it does not wake only to block on
-  // the mutex the setter still holds (one context switch less per call).
   void Set(T value) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (value_) return;  // one shot: later results are ignored
-      value_.emplace(std::move(value));
-    }
+    // Notified under the lock: the waiter typically owns this object on its
+    // stack and destroys it as soon as Wait returns, so Set must not touch
+    // it after releasing the mutex.
+    std::lock_guard<std::mutex> lock(mu_);
+    if (value_) return;  // one shot: later results are ignored
+    value_.emplace(std::move(value));
     cv_.notify_all();
   }
   T Wait() {
