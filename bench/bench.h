@@ -36,6 +36,7 @@ typedef struct {
     uint32_t job_size; /* S: procs in the job, a multiple of N (0: N) */
     int iters;         /* K timed Gets of each key */
     int fences;        /* timed barrier fences */
+    int repeat;        /* R isolated collect fences per blob size (median) */
     size_t blobs[BENCH_MAX_BLOBS]; /* blob sizes, one collect fence each */
     int nblobs;
     int timeout_s;     /* bound on the whole run, seconds */
@@ -87,7 +88,7 @@ typedef enum {
     kBlobFence = 0, /* Fence(PMIX_COLLECT_DATA) alone, us */
     kBlobGetFirst,  /* mean first Get of a peer's blob, us */
     kBlobGetAgain,  /* mean repeated Get of a peer's blob, us */
-    kBlobFenceIso,  /* the same fence again, between barriers, us */
+    kBlobFenceIso,  /* the same fence again, between barriers: median of R, us */
     kBlobMetrics
 } BenchBlobMetric;
 

@@ -31,7 +31,9 @@ int BenchClientGets(Client *c);
 
 /* For each blob size: Put + Commit (untimed), a barrier, the timed
  * Fence(PMIX_COLLECT_DATA), then the first and repeated Gets of every local
- * peer's blob, each compared with what that peer put. */
+ * peer's blob, each compared with what that peer put; then R (--repeat)
+ * isolated fences (commit, barrier, timed fence, barrier), their median
+ * stored, and with R > 1 one more checked Get of every peer's blob. */
 int BenchClientBlobs(Client *c);
 
 /* An untimed barrier, so that no phase measures the launch skew of the

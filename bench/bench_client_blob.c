@@ -3,11 +3,14 @@
  * See bench_client.h.
  *
  * Per size: Put + Commit, a barrier, the timed fence (fence_<B>), the Gets
- * of every peer's blob (get1, get2); then the blob committed again, a
- * barrier, the same fence timed again (fenceiso_<B>) and a barrier. On a
- * node with more processes than cores the first measure holds what the
- * processes released first do meanwhile (their Gets compete for the CPUs
- * with the release of the others); the second is the fence alone.
+ * of every peer's blob (get1, get2); then, R times (--repeat), the blob
+ * committed again, a barrier, the same fence timed again and a barrier
+ * (fenceiso_<B>: this client's median of the R). On a node with more
+ * processes than cores the first measure holds what the processes released
+ * first do meanwhile (their Gets compete for the CPUs with the release of
+ * the others); the second is the fence alone. With R > 1 every peer's blob
+ * is read once more (untimed) after the last repeat and checked: the data
+ * a repeated fence delivers must be right too.
  *
  * Sizes run in the given order in one job, each under its own key, so a
  * library that re-sends earlier commits with every fence pays for it here
@@ -134,8 +137,26 @@ static int GetPeers(Client *c, size_t size, uint8_t *expect, int passes, double 
     return GetBlob(c, c->me.rank, size, expect, &us);
 }
 
-static int OneSize(Client *c, int b, uint8_t *expect)
+/* R times: the blob committed again (untimed), a barrier, the collect fence
+ * timed into times[r], a barrier after it, so that no client runs anything
+ * while others wait for their release. *median: the median of the R
+ * (nearest rank: the lower one for an even R). */
+static int IsolatedFences(Client *c, size_t size, double *times, double *median)
 {
+    int r;
+    for (r = 0; r < c->opt->repeat; ++r) {
+        if (0 != PutAndCommit(c, size) || 0 != BenchAlign(c) || 0 != CollectFence(c, &times[r]) ||
+            0 != BenchAlign(c)) {
+            return -1;
+        }
+    }
+    *median = BenchQuantile(times, c->opt->repeat, 0.5);
+    return 0;
+}
+
+static int OneSize(Client *c, int b, uint8_t *expect, double *times)
+{
+    double unused;
     size_t size = c->opt->blobs[b];
     int npeers = c->opt->nprocs - 1;
     int passes = npeers > 0 ? (kMinRepeats + npeers - 1) / npeers : 1;
@@ -145,29 +166,33 @@ static int OneSize(Client *c, int b, uint8_t *expect)
         0 != GetPeers(c, size, expect, passes, &c->metric[BenchBlobIndex(b, kBlobGetAgain)])) {
         return -1;
     }
-    /* The same fence again, with a barrier after it too: no client runs
-     * its Gets while the others still wait for their release. */
-    if (0 != PutAndCommit(c, size) || 0 != BenchAlign(c) ||
-        0 != CollectFence(c, &c->metric[BenchBlobIndex(b, kBlobFenceIso)]) || 0 != BenchAlign(c)) {
+    if (0 != IsolatedFences(c, size, times, &c->metric[BenchBlobIndex(b, kBlobFenceIso)])) {
         return -1;
     }
-    return 0;
+    /* R = 1 reads nothing more, as before --repeat existed. */
+    return c->opt->repeat > 1 ? GetPeers(c, size, expect, 1, &unused) : 0;
 }
 
 int BenchClientBlobs(Client *c)
 {
     size_t max = 0;
     uint8_t *expect;
+    double *times;
     int b, rc = 0;
     for (b = 0; b < c->opt->nblobs; ++b) {
         max = c->opt->blobs[b] > max ? c->opt->blobs[b] : max;
     }
-    if (NULL == (expect = malloc(max))) {
+    expect = malloc(max);
+    times = malloc((size_t)c->opt->repeat * sizeof(*times));
+    if (NULL == expect || NULL == times) {
+        free(expect);
+        free(times);
         return -1;
     }
     for (b = 0; 0 == rc && b < c->opt->nblobs; ++b) {
-        rc = OneSize(c, b, expect);
+        rc = OneSize(c, b, expect, times);
     }
+    free(times);
     free(expect);
     return rc;
 }

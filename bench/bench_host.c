@@ -139,13 +139,14 @@ static int Setup(Host *h)
 
 static int Launch(Host *h, int write_fd)
 {
-    char fd_s[16], iters_s[16], fences_s[16], blobs_s[BENCH_MAX_BLOBS * 12], n_s[16], size_s[16],
-        timeout_s[16];
+    char fd_s[16], iters_s[16], fences_s[16], repeat_s[16], blobs_s[BENCH_MAX_BLOBS * 12],
+        n_s[16], size_s[16], timeout_s[16];
     size_t used = 0;
     int r, b;
     snprintf(fd_s, sizeof(fd_s), "%d", write_fd);
     snprintf(iters_s, sizeof(iters_s), "%d", h->opt->iters);
     snprintf(fences_s, sizeof(fences_s), "%d", h->opt->fences);
+    snprintf(repeat_s, sizeof(repeat_s), "%d", h->opt->repeat);
     for (b = 0; b < h->opt->nblobs; ++b) {
         used += (size_t)snprintf(blobs_s + used, sizeof(blobs_s) - used, b ? ",%zu" : "%zu",
                                  h->opt->blobs[b]);
@@ -156,8 +157,8 @@ static int Launch(Host *h, int write_fd)
     fflush(NULL);
     for (r = 0; r < h->opt->nprocs; ++r) {
         char *argv[] = {(char *)h->self_exe, "client", "--fd", fd_s, "--iters", iters_s,
-                        "--fences", fences_s, "--blobs", blobs_s, "--nprocs", n_s,
-                        "--size", size_s, "--timeout", timeout_s, NULL};
+                        "--fences", fences_s, "--repeat", repeat_s, "--blobs", blobs_s,
+                        "--nprocs", n_s, "--size", size_s, "--timeout", timeout_s, NULL};
         pid_t pid = fork();
         if (pid < 0) {
             perror("pmix_bench host: fork");
@@ -335,9 +336,9 @@ int BenchHostMain(const BenchOptions *opt, const char *self_exe)
         Release(&h);
         return 1;
     }
-    printf("# pmix_bench: library %s, N=%d S=%u nodes=%u iters=%d fences=%d blobs=",
+    printf("# pmix_bench: library %s, N=%d S=%u nodes=%u iters=%d fences=%d repeat=%d blobs=",
            PMIx_Get_version(), opt->nprocs, opt->job_size, BenchNumNodes(opt), opt->iters,
-           opt->fences);
+           opt->fences, opt->repeat);
     for (i = 0; i < opt->nblobs; ++i) {
         printf(i ? ",%zu" : "%zu", opt->blobs[i]);
     }

@@ -2,7 +2,7 @@
  * pmix_bench: entry point and option parsing.
  *
  *   pmix_bench host -n N [-S S] [--iters K] [--fences F] [--blobs LIST]
- *                   [--timeout SEC]
+ *                   [--repeat R] [--timeout SEC]
  *   pmix_bench client ...      (started by the host; not for manual use)
  */
 #define _XOPEN_SOURCE 700
@@ -20,7 +20,7 @@ static void Usage(FILE *out)
 {
     fprintf(out,
             "usage: pmix_bench host -n N [-S S] [--iters K] [--fences F] [--blobs LIST]\n"
-            "                       [--timeout SEC]\n"
+            "                       [--repeat R] [--timeout SEC]\n"
             "  Starts a PMIx server, registers a job of S procs over S/N nodes (N per\n"
             "  node, node 0 is this one), forks the N local clients and prints\n"
             "  median/mean/min/max of each metric over them (see bench/README.md).\n"
@@ -30,6 +30,9 @@ static void Usage(FILE *out)
             "  --fences F    timed barrier fences (default 100)\n"
             "  --blobs LIST  blob sizes, comma-separated, K/M suffixes allowed, one\n"
             "                collect fence each (default 1K; --blob is the same)\n"
+            "  --repeat R    isolated collect fences per blob size (commit, barrier,\n"
+            "                timed fence, barrier, R times); fenceiso_<B> is each\n"
+            "                client's median of the R (default 1)\n"
             "  --timeout SEC bound on the whole run (default 300)\n");
 }
 
@@ -93,6 +96,7 @@ static const OptionSpec kOptions[] = {
     {"--fences", "-f", 1, 100000000},
     {"--timeout", "-t", 1, 86400},
     {"--fd", NULL, 0, INT_MAX},
+    {"--repeat", "-r", 1, 100000},
     {"--blobs", "--blob", 0, 0}, /* a list: ParseBlobs */
     {"-b", NULL, 0, 0},
 };
@@ -100,7 +104,7 @@ static const OptionSpec kOptions[] = {
 static int ApplyOption(BenchOptions *opt, size_t which, const char *text)
 {
     long v = 0;
-    if (which >= 6) {
+    if (which >= 7) {
         return ParseBlobs(text, opt);
     }
     if (0 != ParseNumber(text, kOptions[which].lo, kOptions[which].hi, 0, &v)) {
@@ -112,7 +116,8 @@ static int ApplyOption(BenchOptions *opt, size_t which, const char *text)
     case 2: opt->iters = (int)v; break;
     case 3: opt->fences = (int)v; break;
     case 4: opt->timeout_s = (int)v; break;
-    default: opt->result_fd = (int)v; break;
+    case 5: opt->result_fd = (int)v; break;
+    default: opt->repeat = (int)v; break;
     }
     return 0;
 }
@@ -124,6 +129,7 @@ static int ParseOptions(int argc, char **argv, BenchOptions *opt)
     memset(opt, 0, sizeof(*opt));
     opt->iters = 1000;
     opt->fences = 100;
+    opt->repeat = 1;
     opt->blobs[0] = 1024;
     opt->nblobs = 1;
     opt->timeout_s = 300;

@@ -4,7 +4,7 @@
 # Usage:
 #   bench/run_bench.sh [--ours LIBDIR] [--components PATH] [-n "2 8 32"]
 #                      [-S "1000 10000"] [--ppn P] [--blobs LIST]
-#                      [--iters K] [--fences F] [--timeout SEC]
+#                      [--iters K] [--fences F] [--repeat R] [--timeout SEC]
 #                      [--mem-budget MIB] [--bin PMIX_BENCH] [--keep DIR]
 #                      [--tsv FILE]
 #
@@ -24,6 +24,9 @@
 #                     suffixes allowed (default 1K).
 #   --iters K         timed Gets of each key (default 1000).
 #   --fences F        timed barrier fences (default 100).
+#   --repeat R        isolated collect fences per blob size (commit, barrier,
+#                     timed fence, barrier, R times): fenceiso_<B> is each
+#                     client's median of the R (default 1: one fence).
 #   --timeout SEC     bound of each run: SEC + S/100 seconds (default 300);
 #                     a hung run is killed.
 #   --mem-budget MIB  a modex run leaves out the blob sizes whose N*N*size
@@ -62,6 +65,7 @@ slist=""
 ppn=8
 iters=1000
 fences=100
+repeat=1
 blobs=1K
 timeout_s=300
 budget_mib=2048
@@ -84,6 +88,7 @@ while [ $# -gt 0 ]; do
     --blob|--blobs) blobs=${2:?}; shift 2 ;;
     --iters) iters=${2:?}; shift 2 ;;
     --fences) fences=${2:?}; shift 2 ;;
+    --repeat) repeat=${2:?}; shift 2 ;;
     --timeout) timeout_s=${2:?}; shift 2 ;;
     --mem-budget) budget_mib=${2:?}; shift 2 ;;
     --bin) bin=${2:?}; shift 2 ;;
@@ -175,14 +180,15 @@ for n in $nlist; do
     b=$(fit "$n")
     for lib in $libs; do
         run "$lib" "N=$n" "$timeout_s" -n "$n" --iters "$iters" --fences "$fences" \
-            --blobs "$b" || status=1
+            --repeat "$repeat" --blobs "$b" || status=1
     done
 done
 for s in $slist; do
     cases+=("S=$s")
     for lib in $libs; do
         run "$lib" "S=$s" $((timeout_s + s / 100)) -n "$ppn" -S "$s" --iters "$iters" \
-            --fences "$fences" --blobs "$(bytes "$blobs" | paste -sd,)" || status=1
+            --fences "$fences" --repeat "$repeat" --blobs "$(bytes "$blobs" | paste -sd,)" ||
+            status=1
     done
 done
 
@@ -212,7 +218,7 @@ metrics=$(cat "$logs"/*.out 2>/dev/null | awk '$1 == "metric" { on = 1; next }
     on && !seen[$1]++ { if ($1 ~ /^(host_|job_wall)/) host[nh++] = $1 ":" $2; else print $1 ":" $2 }
     END { for (i = 0; i < nh; ++i) print host[i] }')
 
-echo "# pmix_bench: iters=$iters fences=$fences blobs=$blobs ppn(S mode)=$ppn;" \
+echo "# pmix_bench: iters=$iters fences=$fences repeat=$repeat blobs=$blobs ppn(S mode)=$ppn;" \
      "value = median over the local clients"
 echo "# OpenPMIx: $(version openpmix)"
 [ -n "$ours" ] && echo "# pmixx:    $(version pmixx)  (LD_LIBRARY_PATH=$ours)"
