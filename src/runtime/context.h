@@ -50,7 +50,8 @@ Result<T> CallBlocking(std::function<void(std::function<void(T)> done)> start) {
   ProgressEngine* engine = Engine();
   if (engine == nullptr) return Status(PMIX_ERR_INIT);
   if (!engine->BlockingAllowed()) return Status(PMIX_ERR_WOULD_BLOCK);
-  auto completion = std::make_shared<Completion<T>>();
+  // Shared with the setter, which then notifies after unlocking (progress.h).
+  auto completion = SharedCompletion<T>::Make();
   Status posted = engine->Post([start = std::move(start), completion] {
     start([completion](T value) { completion->Set(std::move(value)); });
   });
@@ -68,7 +69,7 @@ Result<T> WaitForCallback(const std::function<pmix_status_t(std::function<void(T
   ProgressEngine* engine = Engine();
   if (engine == nullptr) return Status(PMIX_ERR_INIT);
   if (!engine->BlockingAllowed()) return Status(PMIX_ERR_WOULD_BLOCK);
-  auto completion = std::make_shared<Completion<T>>();
+  auto completion = SharedCompletion<T>::Make();
   pmix_status_t rc = start([completion](T&& r) { completion->Set(std::move(r)); });
   if (rc != PMIX_SUCCESS) return Status(rc);
   std::optional<T> out;

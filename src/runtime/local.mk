@@ -10,6 +10,7 @@ if HAVE_GTEST
 check_PROGRAMS += test/unit/runtime/progress_tests
 TESTS += test/unit/runtime/progress_tests
 test_unit_runtime_progress_tests_SOURCES = \
+	test/unit/runtime/context_test.cc \
 	test/unit/runtime/progress_test.cc \
 	test/unit/runtime/progress_timer_fd_test.cc
 test_unit_runtime_progress_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main

@@ -3,10 +3,10 @@
 //
 // Other threads never touch that state: they Post() a closure, which runs
 // on the progress thread in posting order. A blocking API is its
-// non-blocking form plus a Completion the caller waits on; a blocking API
-// called ON the progress thread (i.e. from inside a PMIx callback) must not
-// wait, and BlockingAllowed() says so (PMIX_ERR_WOULD_BLOCK is the status
-// the APIs return then).
+// non-blocking form plus a completion the caller waits on (SharedCompletion
+// in context.h's helpers); a blocking API called ON the progress thread
+// (i.e. from inside a PMIx callback) must not wait, and BlockingAllowed()
+// says so (PMIX_ERR_WOULD_BLOCK is the status the APIs return then).
 //
 // External progress (PMIX_EXTERNAL_PROGRESS at init): no thread is started;
 // the application calls PMIx_Progress(), which runs one non-blocking pass
@@ -128,7 +128,9 @@ class ProgressEngine::FdWatch {
 };
 
 // A one-shot result a blocking API waits for; Set() from any thread (the
-// progress thread, typically), Wait() from the caller's.
+// progress thread, typically), Wait() from the caller's. The waiter may own
+// it (on its stack) and destroy it as soon as the wait returns; a waiter
+// that shares it with the setter uses SharedCompletion (below).
 template <class T>
 class Completion {
  public:
@@ -154,6 +156,55 @@ class Completion {
   }
 
  private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::optional<T> value_;
+};
+
+// The waiter of the blocking-API helpers (context.h: CallBlocking,
+// WaitForCallback). Same one-shot contract as Completion, but Set() notifies
+// after releasing the lock: a waiter woken under the setter's lock would
+// only block on that mutex again, and on a machine with more runnable
+// threads than cores that is one more context switch per blocking call
+// (issue 10). Notifying after the unlock touches the object after the
+// waiter may have seen the value, returned and let go of it, so the object
+// lives only in a shared_ptr (Make()) and Set() holds a reference of its
+// own until it has notified: whoever waits may drop theirs as soon as the
+// wait returns. Completion keeps notifying under its lock for the waiters
+// that own it on their stack.
+template <class T>
+class SharedCompletion : public std::enable_shared_from_this<SharedCompletion<T>> {
+ public:
+  static std::shared_ptr<SharedCompletion> Make() {
+    return std::shared_ptr<SharedCompletion>(new SharedCompletion());
+  }
+  SharedCompletion(const SharedCompletion&) = delete;
+  SharedCompletion& operator=(const SharedCompletion&) = delete;
+
+  // From any thread, through any live reference.
+  void Set(T value) {
+    std::shared_ptr<SharedCompletion> self = this->shared_from_this();  // alive until notified
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (value_) return;  // one shot: later results are ignored
+      value_.emplace(std::move(value));
+    }
+    cv_.notify_all();
+  }
+  T Wait() {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return value_.has_value(); });
+    return std::move(*value_);
+  }
+  // Waits at most `timeout`; nullopt when it expired.
+  std::optional<T> WaitFor(std::chrono::milliseconds timeout) {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (!cv_.wait_for(lock, timeout, [&] { return value_.has_value(); })) return std::nullopt;
+    return std::move(*value_);
+  }
+
+ private:
+  SharedCompletion() = default;
   std::mutex mu_;
   std::condition_variable cv_;
   std::optional<T> value_;

@@ -1,4 +1,5 @@
-// The progress engine: posting, lifecycle, completions, external mode.
+// The progress engine: posting, lifecycle, completions (Completion,
+// SharedCompletion), external mode.
 // Every wait is bounded (kWait) so a broken engine fails instead of hanging.
 #include "src/runtime/progress.h"
 
@@ -206,6 +207,83 @@ TEST(Completion, KeepsTheFirstValue) {
   auto value = done.WaitFor(kWait);
   ASSERT_TRUE(value.has_value());
   EXPECT_EQ(*value, 1);
+}
+
+TEST(SharedCompletion, WaitReturnsAValueSetOnAnotherThread) {
+  auto done = SharedCompletion<int>::Make();
+  std::thread setter([done] { done->Set(7); });
+  EXPECT_EQ(done->Wait(), 7);
+  setter.join();
+}
+
+// The blocking helpers' pattern (context.h): the setter's closure holds a
+// reference of its own, the waiter lets go of its reference the moment the
+// wait returns, while Set() may still be notifying on the progress thread.
+// (Probabilistic, like the Completion test above: TSan would report a
+// notify on a freed object.) The last reference, the closure's, frees it.
+TEST(SharedCompletion, TheWaiterMayDropItsReferenceAsSoonAsTheWaitReturns) {
+  ProgressEngine engine;
+  ASSERT_TRUE(engine.Start(Mode::kThread).ok());
+  std::vector<std::weak_ptr<SharedCompletion<int>>> watched;
+  for (int i = 0; i < 2000; ++i) {
+    auto done = SharedCompletion<int>::Make();
+    watched.push_back(done);
+    ASSERT_TRUE(engine.Post([done, i] { done->Set(i); }).ok());
+    auto value = done->WaitFor(kWait);
+    done.reset();
+    ASSERT_TRUE(value.has_value());
+    ASSERT_EQ(*value, i);
+  }
+  ASSERT_TRUE(Flush(engine));  // every closure has run and been destroyed
+  for (const auto& w : watched) EXPECT_TRUE(w.expired());
+}
+
+// Set() keeps the object alive until it has notified even when its caller
+// holds no reference (a raw pointer): the waiter may hold the only one and
+// drop it as soon as it sees the value.
+TEST(SharedCompletion, SetThroughARawPointerWhileTheWaiterHoldsTheOnlyReference) {
+  ProgressEngine engine;
+  ASSERT_TRUE(engine.Start(Mode::kThread).ok());
+  for (int i = 0; i < 2000; ++i) {
+    auto done = SharedCompletion<int>::Make();
+    std::weak_ptr<SharedCompletion<int>> watch = done;
+    SharedCompletion<int>* raw = done.get();
+    ASSERT_TRUE(engine.Post([raw, i] { raw->Set(i); }).ok());
+    auto value = done->WaitFor(kWait);
+    done.reset();
+    ASSERT_TRUE(value.has_value());
+    ASSERT_EQ(*value, i);
+    ASSERT_TRUE(Flush(engine));  // Set() has returned and let go of its reference
+    ASSERT_TRUE(watch.expired());
+  }
+}
+
+TEST(SharedCompletion, DeliversOneValueWhenSeveralThreadsSet) {
+  constexpr int kSetters = 4;
+  for (int round = 0; round < 200; ++round) {
+    auto done = SharedCompletion<int>::Make();
+    std::vector<std::thread> setters;
+    for (int t = 1; t <= kSetters; ++t) setters.emplace_back([done, t] { done->Set(t); });
+    auto value = done->WaitFor(kWait);
+    for (auto& t : setters) t.join();
+    ASSERT_TRUE(value.has_value());
+    EXPECT_GE(*value, 1);
+    EXPECT_LE(*value, kSetters);
+  }
+}
+
+TEST(SharedCompletion, KeepsTheFirstValue) {
+  auto done = SharedCompletion<int>::Make();
+  done->Set(1);
+  done->Set(2);
+  auto value = done->WaitFor(kWait);
+  ASSERT_TRUE(value.has_value());
+  EXPECT_EQ(*value, 1);
+}
+
+TEST(SharedCompletion, WaitForExpiresWhenNothingIsSet) {
+  auto never = SharedCompletion<int>::Make();
+  EXPECT_FALSE(never->WaitFor(1ms).has_value());
 }
 
 TEST(ExternalProgress, NothingRunsUntilRunOnceOnTheCallersThread) {
