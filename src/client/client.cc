@@ -16,6 +16,7 @@
 #include "pmix_tool.h"
 #include "pmix_version.h"
 #include "src/client/client_debug.h"
+#include "src/client/client_doorbell.h"
 #include "src/client/client_link.h"
 #include "src/client/client_state.h"
 #include "src/common/api_guard.h"
@@ -66,6 +67,7 @@ Status StartOnProgress(std::optional<Connected>& connected, const pmix_proc_t& m
 }
 
 void OnServerLost(Status) {
+  DoorbellServerLost(PMIX_ERR_LOST_CONNECTION);
   if (g_client == nullptr || g_client->finalizing) return;
   output::Verbose("client", 1, "lost the connection to the server");
   EventsOnServerLost(*g_client);
@@ -109,6 +111,7 @@ void DestroyClient() {
   PutShutdown(*g_client);
   EventsShutdown(*g_client);
   if (g_client->conn != nullptr) g_client->conn->Close(PMIX_ERR_INIT);
+  DropDoorbell();
   delete g_client;
   g_client = nullptr;
 }
@@ -128,6 +131,8 @@ void OnServerMessage(const pmix_bfrops_module_t* codec, ptl::Frame&& frame) {
     iof::OnIofFrame(codec, std::move(frame));
   else if (frame.type == static_cast<uint16_t>(wire::Msg::kJobUpdate))
     HandleJobUpdate(*g_client, codec, std::move(frame));
+  else if (frame.type == static_cast<uint16_t>(wire::Msg::kFence))
+    HandleFenceAnswer(*g_client, std::move(frame));
 }
 
 Client* CurrentClient() { return g_client; }

@@ -9,6 +9,15 @@
 // locally: decoded, on the caller's thread, at the first Get about that
 // peer (the server already filtered each record for this client's view).
 //
+// A blocking fence called with a progress thread running is released
+// through the client's doorbell (client_doorbell.h): the request carries a
+// ticket, and the caller waits on its slot, which the server rings with
+// the status, or this client's progress thread fills when the answer came
+// as a frame tagged with the ticket (it holds records: data collection).
+// The caller writes that request on the socket itself when nothing it
+// posted before is still to be done; a barrier then takes no part of the
+// progress thread at all.
+//
 // PMIX_TIMEOUT (seconds): the server fails the fence with PMIX_ERR_TIMEOUT;
 // the client guards the same bound plus kGuardSlack, in case the server's
 // answer cannot come. A lost server fails the request
@@ -20,6 +29,7 @@
 #include <vector>
 
 #include "pmix.h"
+#include "src/client/client_doorbell.h"
 #include "src/client/client_state.h"
 #include "src/common/api_guard.h"
 #include "src/common/info_lookup.h"
@@ -115,6 +125,45 @@ Status Absorb(ptl::Frame&& reply) {
   return StoreJobRecords(*c, jobs);
 }
 
+// A request released through the doorbell.
+Result<wire::Bytes> TicketedBody(const pmix_bfrops_module_t* codec, const FenceRequest& req,
+                                 const wire::doorbell::Ticket& t) {
+  wire::Writer w(codec);
+  w.Procs(req.procs).InfoArray(req.infos.view()).U32(t.slot).U32(t.seq);
+  return w.Take();
+}
+
+// PMIx_Fence through the doorbell; nullopt when it does not apply (no
+// progress thread, no doorbell, no free slot).
+std::optional<Status> FenceByDoorbell(const std::shared_ptr<const FenceRequest>& req) {
+  runtime::ProgressEngine* engine = runtime::Engine();
+  if (engine == nullptr || !engine->BlockingAllowed() || !engine->HasThread()) return std::nullopt;
+  std::shared_ptr<Doorbell> bell = CurrentDoorbell();
+  if (bell == nullptr) return std::nullopt;
+  std::optional<wire::doorbell::Ticket> ticket = bell->Acquire();
+  if (!ticket) return std::nullopt;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  if (req->timeout_sec > 0)
+    deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(req->timeout_sec) + kGuardSlack;
+  const wire::doorbell::Ticket t = *ticket;
+  auto body = TicketedBody(bell->codec(), *req, t);
+  if (!body.ok()) {
+    bell->Deliver(t.seq, body.status().code());
+  } else if (!engine->Quiet() || !bell->SendNow(wire::Msg::kFence, *body)) {
+    // Sent from the progress thread, after what this caller posted before
+    // (a commit must reach the server before the fence does).
+    auto shared = std::make_shared<const wire::Bytes>(std::move(*body));
+    PostToClient(
+        [shared, bell, t](Client& c) {
+          Status sent = c.Send(wire::Msg::kFence, *shared);
+          if (!sent.ok()) bell->Deliver(t.seq, sent.code());
+        },
+        [bell, t](Status gone) { bell->Deliver(t.seq, gone.code()); });
+  }
+  return bell->Await(t, deadline);
+}
+
 // Progress thread: sends the request; `done` gets the outcome.
 void Run(Client& c, const FenceRequest& req, std::function<void(Status)> done) {
   if (c.singleton) return done(Status());
@@ -139,6 +188,13 @@ void Run(Client& c, const FenceRequest& req, std::function<void(Status)> done) {
 }
 
 }  // namespace
+
+void HandleFenceAnswer(Client&, ptl::Frame&& frame) {
+  uint32_t seq = frame.tag;
+  Status status = Absorb(std::move(frame));
+  if (auto bell = DoorbellIfAny()) bell->Deliver(seq, status.code());
+}
+
 }  // namespace pmix::client
 
 using pmix::Status;
@@ -151,6 +207,7 @@ extern "C" pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs,
     auto req = client::BuildRequest(procs, nprocs, info, ninfo);
     if (!req.ok()) return req.status();
     auto shared = std::make_shared<client::FenceRequest>(std::move(*req));
+    if (auto released = client::FenceByDoorbell(shared)) return *released;
     // The result travels as a plain code: Result<Status> is not a type.
     auto rc = pmix::runtime::CallBlocking<pmix_status_t>(
         [shared](std::function<void(pmix_status_t)> done) {

@@ -113,6 +113,9 @@ void PostToClient(std::function<void(Client&)> fn, std::function<void(Status)> g
 // `codec`: the one of the connection the frame came on.
 void HandleEvent(Client& client, const pmix_bfrops_module_t* codec,
                  ptl::Frame&& frame);                  // client_events.cc
+// A fence's answer sent as a frame tagged with a doorbell ticket's seq
+// (client_fence.cc).
+void HandleFenceAnswer(Client& client, ptl::Frame&& frame);
 // A newer generation of a namespace's job-data image (client_job_update.cc).
 void HandleJobUpdate(Client& client, const pmix_bfrops_module_t* codec, ptl::Frame&& frame);
 // The server connection was lost (PMIX_ERR_LOST_CONNECTION event etc.).

@@ -5,7 +5,7 @@ src_libpmix_core_la_SOURCES += \
 	src/client/client_link.cc src/client/client_link.h \
 	src/client/client_credential.cc
 # PMIx_Fence / PMIx_Fence_nb on the client.
-src_libpmix_core_la_SOURCES += src/client/client_fence.cc src/client/client_modex.cc src/client/client_modex.h
+src_libpmix_core_la_SOURCES += src/client/client_doorbell.cc src/client/client_doorbell.h src/client/client_fence.cc src/client/client_modex.cc src/client/client_modex.h
 # Put/Commit/Get (h6).
 src_libpmix_core_la_SOURCES += \
 	src/client/client_put.cc src/client/client_get.cc src/client/client_job_update.cc \
@@ -64,7 +64,7 @@ EXTRA_DIST += test/integration/connect.sh
 if HAVE_GTEST
 check_PROGRAMS += test/unit/client/client_modex_tests
 TESTS += test/unit/client/client_modex_tests
-test_unit_client_client_modex_tests_SOURCES = test/unit/client/client_modex_test.cc
+test_unit_client_client_modex_tests_SOURCES = test/unit/client/client_modex_test.cc test/unit/client/client_doorbell_test.cc
 test_unit_client_client_modex_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
 test_unit_client_client_modex_tests_LDFLAGS = -pthread
 endif

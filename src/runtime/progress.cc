@@ -52,6 +52,7 @@ struct ProgressEngine::Impl {
   State state = State::kIdle;
   bool stop_requested = false;  // thread mode: leave the loop once drained
   std::deque<std::function<void()>> queue;
+  std::atomic<size_t> unfinished{0};  // posted closures not yet run to their end
 
   event_base* base() const { return registry.base; }
   bool RunningExternal() {
@@ -123,6 +124,7 @@ int ProgressEngine::Impl::DrainBatch() {
     ++registry.callbacks_run;
     detail::RunContained("posted closure", batch.front());
     batch.pop_front();
+    unfinished.fetch_sub(1, std::memory_order_release);
   }
   return count;
 }
@@ -168,6 +170,7 @@ Status ProgressEngine::Start(Mode mode) {
       std::lock_guard<std::mutex> lock(im.mu);
       im.state = Impl::State::kIdle;
       im.queue.clear();
+      im.unfinished.store(0);
     }
     im.FreeBase();
     return PMIX_ERR_OUT_OF_RESOURCE;
@@ -210,6 +213,7 @@ Status ProgressEngine::Post(std::function<void()> fn) {
   std::lock_guard<std::mutex> lock(im.mu);
   if (im.state != Impl::State::kRunning) return PMIX_ERR_INIT;
   im.queue.push_back(std::move(fn));
+  im.unfinished.fetch_add(1, std::memory_order_relaxed);
   // Under mu: Stop() and the destructor cannot free `wake` meanwhile.
   event_active(im.wake, EV_READ, 0);
   return Status();
@@ -257,6 +261,15 @@ int ProgressEngine::RunOnce() {
   const int count = static_cast<int>(im.registry.callbacks_run - before);
   im.owner.store(std::thread::id());
   return count;
+}
+
+bool ProgressEngine::Quiet() const {
+  return impl_->unfinished.load(std::memory_order_acquire) == 0;
+}
+
+bool ProgressEngine::HasThread() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->mode == Mode::kThread && impl_->state == Impl::State::kRunning;
 }
 
 bool ProgressEngine::IsProgressThread() const {

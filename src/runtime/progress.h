@@ -87,6 +87,13 @@ class ProgressEngine {
 
   bool IsProgressThread() const;
   bool BlockingAllowed() const { return !IsProgressThread(); }
+  // Whether a progress thread runs the engine (a waiting caller need not
+  // drive it); any thread.
+  bool HasThread() const;
+  // Whether every closure posted so far has run to its end (any thread):
+  // then what the caller posted before has been done, and a message it
+  // writes itself cannot overtake one of them.
+  bool Quiet() const;
   event_base* base() const;  // progress thread only
 
  private:

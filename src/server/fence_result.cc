@@ -139,7 +139,8 @@ Answer FenceResult::Shared(const pmix_bfrops_module_t* codec) {
 Answer FenceResult::For(const pmix_bfrops_module_t* codec, bool fds_ok) {
   if (size_ == 0) {
     auto head = Head(codec, nullptr);
-    return Answer{head.ok() ? std::move(*head) : StatusBody(codec, head.status().code())};
+    pmix_status_t status = head.ok() ? PMIX_SUCCESS : head.status().code();
+    return Answer{head.ok() ? std::move(*head) : StatusBody(codec, status), {}, status};
   }
   auto fallback = bfrops::DefaultCodec();
   if (!fallback.ok()) return Answer{StatusBody(codec, fallback.status().code())};

@@ -75,7 +75,18 @@ void AnswerAll(const Tracker& t, const AnswerFor& answer_for) {
       fds.clear();
       a = &answer(codec, false);  // out of descriptors: the bytes go
     }
-    peer->conn->ReplyBody(c.request, a->body, std::move(fds)).ok();
+    AnswerOne(*peer, c, *a, std::move(fds));
+  }
+}
+
+void AnswerOne(Peer& peer, const Contribution& c, const Answer& a, std::vector<ptl::Fd> fds) {
+  if (!c.ticket || peer.doorbell == nullptr) {
+    peer.conn->ReplyBody(c.request, a.body, std::move(fds)).ok();
+  } else if (a.status_only) {
+    wire::doorbell::Ring(peer.doorbell->data(), *c.ticket, *a.status_only);
+  } else {
+    // Not a reply (the request was one-way): tagged with the ticket's seq.
+    peer.conn->SendBody(c.request.type, c.ticket->seq, a.body, 0, std::move(fds)).ok();
   }
 }
 

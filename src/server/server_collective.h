@@ -45,7 +45,8 @@ pmix_status_t DropDeparted(Tracker& t, const ProcName& who);
 Status MergeDirectives(Tracker& t, std::span<const pmix_info_t> infos);
 
 // Replies to every contributor of `t` whose connection is still open,
-// building one body per codec (body_for is called once per codec).
+// building one body per codec (body_for is called once per codec). A
+// contributor with a ticket is answered through its doorbell instead.
 void AnswerAll(const Tracker& t, const BodyFor& body_for);
 
 // A reply that may share descriptors (sealed regions, e.g. a fence's
@@ -55,6 +56,9 @@ void AnswerAll(const Tracker& t, const BodyFor& body_for);
 struct Answer {
   wire::Body body;
   std::vector<int> fds = {};
+  // Set when the body is nothing but this status: what a doorbell rings
+  // (Contribution::ticket) instead of a frame.
+  std::optional<pmix_status_t> status_only = {};
 };
 // The answer for a contributor speaking `codec` whose connection can
 // (fds_ok) or cannot carry descriptors.
@@ -63,6 +67,9 @@ using AnswerFor = std::function<Answer(const pmix_bfrops_module_t* codec, bool f
 // cannot be had (out of descriptors) gets the answer for (codec, false),
 // which must carry no descriptor.
 void AnswerAll(const Tracker& t, const AnswerFor& answer_for);
+// One contributor's answer (with its own duplicates of the descriptors):
+// a reply frame, or through its doorbell when it holds a ticket.
+void AnswerOne(Peer& peer, const Contribution& c, const Answer& a, std::vector<ptl::Fd> fds);
 
 }  // namespace pmix::server::fence
 

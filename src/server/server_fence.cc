@@ -97,7 +97,18 @@ void* IdToCbdata(uint64_t id) { return reinterpret_cast<void*>(static_cast<uintp
 
 // Every local participant gets the same failure.
 void AnswerFailure(const Tracker& t, pmix_status_t status) {
-  fence::AnswerAll(t, [status](const pmix_bfrops_module_t* codec) { return StatusBody(codec, status); });
+  fence::AnswerAll(t, [status](const pmix_bfrops_module_t* codec, bool) {
+    return fence::Answer{StatusBody(codec, status), {}, status};
+  });
+}
+
+// A status for one request that did not join a fence.
+void ReplyStatus(Peer& peer, const ptl::Frame& request,
+                 const std::optional<wire::doorbell::Ticket>& ticket, pmix_status_t status) {
+  fence::AnswerOne(
+      peer,
+      fence::Contribution{{}, ptl::Frame{request.flags, request.type, request.tag, {}}, ticket},
+      fence::Answer{StatusBody(peer.conn->codec(), status), {}, status}, {});
 }
 
 // Removes a tracker; one whose host callback is still due is kept aside.
@@ -334,13 +345,25 @@ void HandleFence(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   std::vector<pmix_proc_t> procs = r.Procs();
   wire::Infos infos = r.InfoArray();
   Status parsed = r.status();
+  std::optional<wire::doorbell::Ticket> ticket;
+  if (parsed.ok() && !r.AtEnd()) {
+    wire::doorbell::Ticket t;
+    t.slot = r.U32();
+    t.seq = r.U32();
+    // A ticket names a slot of the page this peer was given.
+    if (r.status().ok() && r.AtEnd() && t.slot < wire::doorbell::kSlots &&
+        peer->doorbell != nullptr)
+      ticket = t;
+    else
+      parsed = PMIX_ERR_BAD_PARAM;
+  }
   if (parsed.ok()) {  // group ids stand for their members (§14.1)
     auto members = TranslateGroupProcs(s, procs);
     if (members.ok()) procs = std::move(*members);
     parsed = members.status();
   }
   if (!parsed.ok()) {
-    peer->conn->Reply(frame, StatusBody(peer->conn->codec(), parsed.code())).ok();
+    ReplyStatus(*peer, frame, ticket, parsed.code());
     return;
   }
   ProcName me = fence::NameOf(peer->proc);
@@ -349,14 +372,14 @@ void HandleFence(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   if (t == nullptr) {
     auto prepared = Prepare(s, *peer, procs);
     if (!prepared.ok()) {
-      peer->conn->Reply(frame, StatusBody(peer->conn->codec(), prepared.status().code())).ok();
+      ReplyStatus(*peer, frame, ticket, prepared.status().code());
       return;
     }
     FenceState& st = State();
     t = st.table.FindJoinable(prepared->key, me);
     if (prepared->names_dead && (t == nullptr || !t->departed)) {
       // Only the fence the death interrupted goes on among the survivors.
-      peer->conn->Reply(frame, StatusBody(peer->conn->codec(), PMIX_ERR_PROC_TERM_WO_SYNC)).ok();
+      ReplyStatus(*peer, frame, ticket, PMIX_ERR_PROC_TERM_WO_SYNC);
       return;
     }
     if (t == nullptr) {
@@ -366,7 +389,7 @@ void HandleFence(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
     finalized = std::move(prepared->finalized);
   }
   if (Status merged = fence::MergeDirectives(*t, infos.view()); !merged.ok()) {
-    peer->conn->Reply(frame, StatusBody(peer->conn->codec(), merged.code())).ok();
+    ReplyStatus(*peer, frame, ticket, merged.code());
     return;
   }
   // A participant that already finalized will never contribute: the fence
@@ -378,9 +401,28 @@ void HandleFence(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   bool collect = InfoFlag(infos.view(), PMIX_COLLECT_DATA);
   std::optional<int64_t> timeout = InfoInt(infos.view(), PMIX_TIMEOUT);
   t->collect = t->collect || collect;
-  t->contributions[me] = fence::Contribution{peer, ptl::Frame{frame.flags, frame.type, frame.tag, {}}};
+  t->contributions[me] =
+      fence::Contribution{peer, ptl::Frame{frame.flags, frame.type, frame.tag, {}}, ticket};
   if (timeout && *timeout > 0) ArmDeadline(*t, *timeout);
   if (t->Ready()) Launch(s, *t);
+}
+
+void HandleDoorbell(Server&, const PeerPtr& peer, ptl::Frame&& frame) {
+  const pmix_bfrops_module_t* codec = peer->conn->codec();
+  pmix_status_t refused = PMIX_SUCCESS;
+  if (peer->ns == nullptr || !peer->conn->can_pass_fds()) refused = PMIX_ERR_NOT_SUPPORTED;
+  if (peer->doorbell != nullptr) refused = PMIX_EXISTS;  // one page per connection
+  auto made = refused == PMIX_SUCCESS
+                  ? wire::doorbell::Page::Create()
+                  : Result<std::pair<std::unique_ptr<wire::doorbell::Page>, ptl::Fd>>(refused);
+  if (!made.ok()) {
+    peer->conn->Reply(frame, StatusBody(codec, made.status().code())).ok();
+    return;
+  }
+  std::vector<ptl::Fd> fds;
+  fds.push_back(std::move(made->second));
+  if (peer->conn->ReplyWithFds(frame, StatusBody(codec, PMIX_SUCCESS), std::move(fds)).ok())
+    peer->doorbell = std::move(made->first);
 }
 
 void FenceOnPeerLost(Server& s, const PeerPtr& peer) {

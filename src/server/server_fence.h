@@ -36,6 +36,7 @@
 #include "src/common/status.h"
 #include "src/runtime/progress.h"
 #include "src/wire/buffer.h"
+#include "src/wire/doorbell.h"
 
 namespace pmix::server {
 struct Peer;
@@ -93,6 +94,10 @@ Result<Participants> Resolve(std::span<const pmix_proc_t> canonical, const Names
 struct Contribution {
   std::weak_ptr<Peer> peer;
   ptl::Frame request;  // type and tag only
+  // Set when the peer asked for its release through its doorbell page
+  // (src/wire/doorbell.h): then no reply frame goes, the answer is rung
+  // (status only) or sent as a frame tagged with the ticket's seq.
+  std::optional<wire::doorbell::Ticket> ticket = {};
 };
 
 // A pending collective.

@@ -33,6 +33,7 @@
 #include "src/server/server_iof.h"
 #include "src/server/server_tool.h"
 #include "src/wire/connection.h"
+#include "src/wire/doorbell.h"
 
 namespace pmix::server {
 
@@ -49,6 +50,8 @@ struct Peer {
   bool finalized = false;         // sent kFinalize before closing
   bool is_tool = false;
   Namespace* ns = nullptr;        // nullptr for tools without a registered nspace
+  // The page this client's fences are released through (kDoorbell).
+  std::unique_ptr<wire::doorbell::Page> doorbell;
 };
 using PeerPtr = std::shared_ptr<Peer>;
 
@@ -135,6 +138,7 @@ Server* CurrentServer();
 // `frame` is the request (reply with peer->conn->Reply(frame, body)).
 using Handler = void (*)(Server& server, const PeerPtr& peer, ptl::Frame&& frame);
 void HandleFence(Server& server, const PeerPtr& peer, ptl::Frame&& frame);   // server_fence.cc
+void HandleDoorbell(Server& server, const PeerPtr& peer, ptl::Frame&& frame);  // server_fence.cc
 void HandleGet(Server& server, const PeerPtr& peer, ptl::Frame&& frame);     // server_get.cc
 void HandleCommit(Server& server, const PeerPtr& peer, ptl::Frame&& frame);  // server_get.cc
 void HandleNotify(Server& server, const PeerPtr& peer, ptl::Frame&& frame);  // server_events.cc

@@ -66,9 +66,14 @@ Status Connection::SendBody(uint16_t type, uint32_t tag, Body body, uint8_t flag
 }
 
 Status Connection::Enqueue(Bytes head, std::shared_ptr<const Bytes> tail, std::vector<ptl::Fd> fds) {
-  out_.push_back(Outgoing{std::move(head), std::move(tail), std::move(fds)});
-  queued_ += out_.back().size();
-  if (out_.size() == 1) WriteSome();  // try at once; the rest waits for POLLOUT
+  bool first;
+  {
+    std::lock_guard<std::mutex> lock(io_mu_);
+    out_.push_back(Outgoing{std::move(head), std::move(tail), std::move(fds)});
+    queued_ += out_.back().size();
+    first = out_.size() == 1;
+  }
+  if (first) WriteSome();  // try at once; the rest waits for POLLOUT
   if (closed_ || broken_) return PMIX_ERR_LOST_CONNECTION;
   // What waits behind the frame being written: a peer that stopped reading
   // must not make this side buffer without bound.
@@ -78,19 +83,68 @@ Status Connection::Enqueue(Bytes head, std::shared_ptr<const Bytes> tail, std::v
                       "closing a connection: its peer does not read what it is sent "
                       "(%zu bytes queued, ptl_base_max_send_queue is %zu)",
                       queued_, max_queued_);
-    out_.clear();
-    out_offset_ = 0;
-    queued_ = 0;
+    {
+      std::lock_guard<std::mutex> lock(io_mu_);
+      out_.clear();
+      out_offset_ = 0;
+      queued_ = 0;
+    }
     PostClose(PMIX_ERR_OUT_OF_RESOURCE);
     return PMIX_ERR_LOST_CONNECTION;
   }
   return Status();
 }
 
+bool Connection::SendNow(uint16_t type, uint32_t tag, const Bytes& payload) {
+  auto header = ptl::EncodeFrameHeader(0, type, tag, payload.size(), 0);
+  if (!header.ok()) return false;
+  Bytes frame;
+  frame.reserve(header->size() + payload.size());
+  frame.insert(frame.end(), header->begin(), header->end());
+  frame.insert(frame.end(), payload.begin(), payload.end());
+  std::unique_lock<std::mutex> lock(io_mu_);
+  if (closed_ || broken_ || rest_pending_ || !out_.empty()) return false;
+  ssize_t n;
+  do {
+    n = ::send(fd_.get(), frame.data(), frame.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
+  } while (n < 0 && errno == EINTR);
+  if (n <= 0) return false;  // nothing written: an error is the progress thread's to meet
+  if (static_cast<size_t>(n) == frame.size()) return true;
+  // Part of it is on the socket: nothing else may be written before the rest.
+  rest_pending_ = true;
+  lock.unlock();
+  Bytes rest(frame.begin() + n, frame.end());
+  std::weak_ptr<Connection> weak = weak_from_this();
+  auto queue_rest = [weak, rest = std::move(rest)]() mutable {
+    if (auto self = weak.lock()) self->QueueRest(std::move(rest));
+  };
+  if (!engine_.Post(std::move(queue_rest)).ok()) {
+    std::lock_guard<std::mutex> relock(io_mu_);
+    broken_ = true;  // the stream is cut mid-frame and nobody can finish it
+  }
+  return true;
+}
+
+void Connection::QueueRest(Bytes rest) {
+  {
+    std::lock_guard<std::mutex> lock(io_mu_);
+    rest_pending_ = false;
+    if (closed_) return;
+    // First, ahead of any frame queued meanwhile (none of which was written).
+    queued_ += rest.size();
+    out_offset_ = 0;
+    out_.push_front(Outgoing{std::move(rest), nullptr, {}});
+  }
+  WriteSome();
+}
+
 void Connection::PostClose(Status why) {
   // Closed on the next turn, not inside the caller's Send (a sender
   // iterating over peers must not see them vanish under it).
-  broken_ = true;
+  {
+    std::lock_guard<std::mutex> lock(io_mu_);
+    broken_ = true;
+  }
   std::weak_ptr<Connection> weak = weak_from_this();
   if (!engine_.Post([weak, why] {
         if (auto self = weak.lock()) self->Close(why);
@@ -110,12 +164,15 @@ Status Connection::Request(uint16_t type, const Bytes& payload, ReplyHandler on_
 
 void Connection::Close(Status why) {
   if (closed_) return;
-  closed_ = true;
   auto self = shared_from_this();  // handlers may drop the last owner
   watch_.reset();
-  fd_.Reset();
-  out_.clear();
-  queued_ = 0;
+  {
+    std::lock_guard<std::mutex> lock(io_mu_);
+    closed_ = true;
+    fd_.Reset();
+    out_.clear();
+    queued_ = 0;
+  }
   RunDrainWaiters();
   auto pending = std::move(pending_);
   pending_.clear();
@@ -184,7 +241,9 @@ void Connection::Dispatch() {
 }
 
 void Connection::WriteSome() {
-  while (!out_.empty() && !closed_ && !broken_) {
+  std::unique_lock<std::mutex> lock(io_mu_);
+  bool failed = false;
+  while (!out_.empty() && !closed_ && !broken_ && !rest_pending_) {
     Outgoing& front = out_.front();
     // Whatever is left of the head, then of the tail, in one call.
     iovec iov[2];
@@ -209,8 +268,8 @@ void Connection::WriteSome() {
       out_.clear();
       out_offset_ = 0;
       queued_ = 0;
-      PostClose(PMIX_ERR_LOST_CONNECTION);
-      return;
+      failed = true;
+      break;
     }
     out_offset_ += static_cast<size_t>(n);
     queued_ -= static_cast<size_t>(n);
@@ -219,8 +278,10 @@ void Connection::WriteSome() {
       out_offset_ = 0;
     }
   }
-  RunDrainWaiters();
   bool want = !out_.empty();
+  lock.unlock();
+  if (failed) return PostClose(PMIX_ERR_LOST_CONNECTION);
+  RunDrainWaiters();
   if (want != want_write_ && watch_ != nullptr) {
     want_write_ = want;
     watch_->SetWantWrite(want);

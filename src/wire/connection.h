@@ -3,7 +3,11 @@
 // tag, and a single close notification.
 //
 // Threads: everything here runs on the progress thread (DESIGN §5); create
-// it there, after the handshake (which uses blocking frame I/O).
+// it there, after the handshake (which uses blocking frame I/O). The one
+// exception is SendNow, which any thread may call: a blocking caller
+// writes its small request itself instead of waking the progress thread
+// to do it (every write to the socket, and every change of the queue of
+// frames to write, holds io_mu_).
 //
 // Messages: Send() queues one frame; a reply carries kFlagReply and the
 // request's tag. Request() allocates a tag and calls on_reply exactly once:
@@ -30,6 +34,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -99,6 +104,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
   // Sends a request and routes its reply (or the loss of the peer).
   Status Request(uint16_t type, const Bytes& payload, ReplyHandler on_reply);
+  // Any thread: writes a one-way frame (no descriptors) at once, when
+  // nothing is queued before it and the socket takes it. False when it
+  // was not sent (closed, frames queued, the socket full, an error): the
+  // caller sends it the usual way, on the progress thread. A frame the
+  // socket takes only part of is sent; its rest goes first, from the
+  // progress thread.
+  bool SendNow(uint16_t type, uint32_t tag, const Bytes& payload);
 
   // Replaces the handlers (e.g. after the hello); progress thread.
   void SetHandlers(MessageHandler on_message, CloseHandler on_close) {
@@ -156,6 +168,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void RunDrainWaiters();
   void PostClose(Status why);
   Status Enqueue(Bytes head, std::shared_ptr<const Bytes> tail, std::vector<ptl::Fd> fds);
+  // Progress thread: what SendNow could not write goes first.
+  void QueueRest(Bytes rest);
 
   runtime::ProgressEngine& engine_;
   ptl::Fd fd_;
@@ -171,6 +185,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
     size_t size() const { return head.size() + (tail != nullptr ? tail->size() : 0); }
   };
   bool can_pass_fds_ = false;
+  // Held by every write to the socket and every change of out_, fd_,
+  // closed_, broken_ and rest_pending_ (the progress thread reads them
+  // without it).
+  std::mutex io_mu_;
+  bool rest_pending_ = false;  // SendNow left part of a frame: nothing else is written
   std::deque<Outgoing> out_;
   size_t out_offset_ = 0;  // written of out_.front()
   size_t queued_ = 0;  // bytes of out_ not yet written

@@ -3,6 +3,7 @@
 src_libpmix_core_la_SOURCES += \
 	src/wire/buffer.cc src/wire/buffer.h \
 	src/wire/connection.cc src/wire/connection.h \
+	src/wire/doorbell.cc src/wire/doorbell.h \
 	src/wire/job_image.cc src/wire/job_image.h \
 	src/wire/proc_data.cc src/wire/proc_data.h \
 	src/wire/proc_data_region.cc src/wire/proc_data_region.h \

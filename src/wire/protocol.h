@@ -57,6 +57,11 @@ enum class Msg : uint16_t {
   // one-way, server -> client: a new generation of a namespace's job-data
   // image (string nspace, the image as in src/wire/job_image.h)
   kJobUpdate = 41,
+  // request, Unix-socket clients: a doorbell page (src/wire/doorbell.h);
+  // empty body; the reply is a status and, on success, the page's
+  // descriptor. A kFence request may then end with a ticket (u32 slot,
+  // u32 seq) after its directives.
+  kDoorbell = 42,
 };
 
 // The codec-independent encoding of the hello: u32 count, then per field

@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 
 #include <chrono>
+#include <vector>
 
 #include "mca/bfrops/base/bfrops_base.h"
 #include "mca/ptl/base/frame_io.h"
@@ -207,6 +208,70 @@ TEST_F(ConnectionTest, TwoPartBodiesShareTheirTailAndArriveInOrder) {
   EXPECT_EQ(third->payload, Bytes{9});
   OnEngine([] {});
   EXPECT_TRUE(watch.expired());  // released once written
+}
+
+
+// SendNow (any thread): a frame written at once, in order with what the
+// progress thread sends; a frame the socket takes only part of is finished
+// before anything else; nothing is written once closed.
+class SendNowTest : public ConnectionTest {
+ protected:
+  // Frames from the peer's side until `n` came (bounded).
+  std::vector<ptl::Frame> Read(ptl::FrameReader& reader, size_t n) {
+    std::vector<ptl::Frame> got;
+    while (got.size() < n) {
+      auto f = ptl::RecvFrame(theirs_.get(), reader, 5000ms);
+      if (!f.ok()) break;
+      got.push_back(std::move(*f));
+    }
+    return got;
+  }
+};
+
+TEST_F(SendNowTest, WritesFromAnyThreadInOrder) {
+  StartConnection();
+  ptl::FrameReader reader(1 << 20);
+  EXPECT_TRUE(conn_->SendNow(3, 11, Bytes{1}));  // this thread is not the progress thread
+  OnEngine([&] { ASSERT_TRUE(conn_->Send(4, 12, Bytes{2}).ok()); });
+  EXPECT_TRUE(conn_->SendNow(5, 13, Bytes{3}));
+  auto got = Read(reader, 3);
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].tag, 11u);
+  EXPECT_EQ(got[1].tag, 12u);
+  EXPECT_EQ(got[2].tag, 13u);
+  EXPECT_EQ(got[2].payload, Bytes{3});
+}
+
+TEST_F(SendNowTest, APartlyWrittenFrameIsFinishedFirst) {
+  StartConnection();
+  // Fill the socket so that the next frame fits only in part.
+  int sndbuf = 4096;
+  ASSERT_EQ(::setsockopt(ours_, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf), 0);
+  Bytes filler(512, 0xab);
+  size_t sent_frames = 0;
+  while (conn_->SendNow(1, static_cast<uint32_t>(sent_frames), filler)) ++sent_frames;
+  ASSERT_GT(sent_frames, 0u);
+  // The last one may have gone in part; a frame from the progress thread
+  // queued now must come after its rest, and so must a later SendNow.
+  OnEngine([&] { ASSERT_TRUE(conn_->Send(2, 1000, Bytes{7}).ok()); });
+  ptl::FrameReader reader(1 << 20);
+  auto got = Read(reader, sent_frames + 1);
+  ASSERT_EQ(got.size(), sent_frames + 1);
+  for (size_t i = 0; i < sent_frames; ++i) {
+    EXPECT_EQ(got[i].tag, i);
+    EXPECT_EQ(got[i].payload, filler);
+  }
+  EXPECT_EQ(got.back().tag, 1000u);
+  EXPECT_TRUE(conn_->SendNow(3, 2000, Bytes{8}));
+  got = Read(reader, 1);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].tag, 2000u);
+}
+
+TEST_F(SendNowTest, NothingIsWrittenOnceClosed) {
+  StartConnection();
+  OnEngine([&] { conn_->Close(PMIX_ERR_INIT); });
+  EXPECT_FALSE(conn_->SendNow(3, 1, Bytes{1}));
 }
 
 }  // namespace

@@ -1,0 +1,96 @@
+// Doorbells: how a server releases a local client's blocking fence without
+// a message. Measured on a 2-core machine with 128 clients, a release by
+// socket costs each client two wakeups (its progress thread reads the
+// reply, then wakes the caller) and the server one sendmsg per client; a
+// release by doorbell wakes the waiting caller itself, and the progress
+// threads sleep on.
+//
+// A doorbell page is a memory file of kPageBytes the server makes for one
+// connection (a Unix-socket client that asks, Msg::kDoorbell), seals
+// against shrinking and growing, maps, and hands to the client as a
+// descriptor; the server keeps no descriptor, only its mapping. The page
+// holds kSlots slots of kSlotBytes, each
+//   u32 seq      at offset 0: the ticket last answered in this slot
+//   i32 status   at offset 4: that answer's status
+// A client sends a fence with a ticket (slot, seq; seq unique among its
+// tickets); the server answers a status-only result by storing the status,
+// then the seq (release order), and waking the futex on the seq word. Any
+// other answer (records) goes as a frame (type kFence, not a reply, tag =
+// the seq), which the client's progress thread stores into the slot the
+// same way, as it does a local failure (server lost): a waiter thus only
+// ever waits for its slot's seq word to change, and no wakeup is lost.
+//
+// The server never reads the page: what a client writes there concerns
+// that client only.
+#ifndef PMIXX_SRC_WIRE_DOORBELL_H
+#define PMIXX_SRC_WIRE_DOORBELL_H
+
+#include <fcntl.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "mca/ptl/base/fd.h"
+#include "pmix_common.h"
+#include "src/common/status.h"
+
+namespace pmix::wire::doorbell {
+
+inline constexpr size_t kSlots = 64;
+inline constexpr size_t kSlotBytes = 64;
+inline constexpr size_t kPageBytes = kSlots * kSlotBytes;
+
+// The seals a doorbell page carries: its size is fixed for good.
+inline constexpr int kSeals = F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL;
+
+// A fence's claim on a slot.
+struct Ticket {
+  uint32_t slot = 0;
+  uint32_t seq = 0;
+};
+
+// The words of slot `slot` (< kSlots) of a mapped page.
+inline std::atomic_ref<uint32_t> Seq(uint8_t* page, size_t slot) {
+  return std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(page + slot * kSlotBytes));
+}
+inline std::atomic_ref<int32_t> StatusWord(uint8_t* page, size_t slot) {
+  return std::atomic_ref<int32_t>(*reinterpret_cast<int32_t*>(page + slot * kSlotBytes + 4));
+}
+
+// A mapped doorbell page (read and write; unmapped when destroyed).
+class Page {
+ public:
+  // Server: a new page, zeroed and sealed, and the descriptor to hand over
+  // (the caller closes it once sent).
+  static Result<std::pair<std::unique_ptr<Page>, ptl::Fd>> Create();
+  // Client: maps the page a server sent. A descriptor that is not a
+  // sealed memory file of kPageBytes is refused (PMIX_ERR_BAD_PARAM).
+  // Does not take the descriptor.
+  static Result<std::unique_ptr<Page>> Attach(int fd);
+  ~Page();
+  Page(const Page&) = delete;
+  Page& operator=(const Page&) = delete;
+
+  uint8_t* data() const { return base_; }
+
+ private:
+  explicit Page(uint8_t* base) : base_(base) {}
+  uint8_t* base_;
+};
+
+// Stores an answer into a slot and wakes whoever waits for it.
+void Ring(uint8_t* page, const Ticket& t, pmix_status_t status);
+
+// Waits while the seq word of `slot` still holds `seen`, at most until
+// `deadline` (none: no bound). Returns on a change, a wakeup or a signal;
+// the caller checks the word again.
+void WaitWhile(uint8_t* page, size_t slot, uint32_t seen,
+               std::optional<std::chrono::steady_clock::time_point> deadline);
+
+}  // namespace pmix::wire::doorbell
+
+#endif  // PMIXX_SRC_WIRE_DOORBELL_H

@@ -1,0 +1,259 @@
+// Fences released through a doorbell page (src/wire/doorbell.h), the
+// server's side: a client asks for its page once, sends fences with a
+// ticket, and the status-only answers are rung in the ticket's slot with
+// no frame on the socket; an answer with records comes as a frame tagged
+// with the ticket's seq; a ticket the server cannot honour is refused
+// with a reply frame.
+//
+// Against a real server in this process (every fence is local) and
+// clients that speak the wire by hand (raw_peer.h).
+#include "src/wire/doorbell.h"
+
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "mca/bfrops/base/bfrops_base.h"
+#include "pmix.h"
+#include "pmix_server.h"
+#include "src/wire/buffer.h"
+#include "src/wire/connection.h"
+#include "src/wire/proc_data.h"
+#include "test/unit/server/in_process_server.h"
+#include "test/unit/server/raw_peer.h"
+
+namespace pmix::server {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+using test_support::RawPeer;
+using test_support::RunOp;
+namespace doorbell = wire::doorbell;
+
+constexpr const char* kJob = "bell";
+
+pmix_proc_t Rank(pmix_rank_t r) {
+  pmix_proc_t p;
+  PMIx_Load_procid(&p, kJob, r);
+  return p;
+}
+
+class Doorbells : public test_support::InProcessServer {
+ protected:
+  void SetUp() override {
+    StartServer(false, {});
+    uint32_t size = 2;
+    pmix_info_t job[3];
+    PMIx_Info_load(&job[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    PMIx_Info_load(&job[1], PMIX_LOCAL_SIZE, &size, PMIX_UINT32);
+    PMIx_Info_load(&job[2], PMIX_LOCAL_PEERS, "0,1", PMIX_STRING);
+    pmix_status_t rc = RunOp([&](pmix_op_cbfunc_t cb, void* cbdata) {
+      return PMIx_server_register_nspace(kJob, 2, job, 3, cb, cbdata);
+    });
+    for (pmix_info_t& i : job) PMIx_Info_destruct(&i);
+    ASSERT_EQ(rc, PMIX_SUCCESS);
+    for (pmix_rank_t r = 0; r < 2; ++r) {
+      pmix_proc_t p = Rank(r);
+      ASSERT_EQ(RunOp([&](pmix_op_cbfunc_t cb, void* cbdata) {
+                  return PMIx_server_register_client(&p, ::getuid(), ::getgid(), nullptr, cb,
+                                                     cbdata);
+                }),
+                PMIX_SUCCESS);
+    }
+    uri_ = test_support::ServerUri();
+    ASSERT_FALSE(uri_.empty());
+    auto codec = bfrops::CodecByName("native1");
+    ASSERT_TRUE(codec.ok());
+    codec_ = *codec;
+  }
+
+  void Join(RawPeer& p, pmix_rank_t rank) {
+    ASSERT_TRUE(p.Connect(uri_));
+    auto reply = p.Hello(kJob, rank, seconds(10));
+    ASSERT_TRUE(reply.has_value());
+    ASSERT_EQ((*reply)[0], "0");
+  }
+
+  // Asks for a doorbell page: the reply's status, and the page mapped.
+  pmix_status_t AskPage(RawPeer& p, std::unique_ptr<doorbell::Page>* page) {
+    EXPECT_TRUE(p.Send(static_cast<uint16_t>(wire::Msg::kDoorbell), 7, {}));
+    auto reply = p.Recv(seconds(10));
+    if (!reply) return PMIX_ERR_TIMEOUT;
+    EXPECT_EQ(reply->tag, 7u);
+    wire::Reader r(codec_, reply->payload);
+    pmix_status_t rc = r.Status();
+    if (rc != PMIX_SUCCESS) return rc;
+    EXPECT_EQ(reply->fds.size(), 1u);
+    if (reply->fds.size() != 1) return PMIX_ERROR;
+    auto attached = doorbell::Page::Attach(reply->fds[0].get());
+    if (!attached.ok()) return attached.status().code();
+    *page = std::move(*attached);
+    return PMIX_SUCCESS;
+  }
+
+  // A fence over the whole job (collecting data when `collect`), with a
+  // ticket unless nullopt.
+  void SendFence(RawPeer& p, uint32_t tag, std::optional<doorbell::Ticket> ticket,
+                 bool collect = false) {
+    pmix_info_t info;
+    bool yes = true;
+    PMIx_Info_load(&info, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+    wire::Writer w(codec_);
+    w.Procs(std::vector<pmix_proc_t>{Rank(PMIX_RANK_WILDCARD)})
+        .InfoArray(collect ? std::span<const pmix_info_t>(&info, 1)
+                           : std::span<const pmix_info_t>());
+    if (ticket) w.U32(ticket->slot).U32(ticket->seq);
+    PMIx_Info_destruct(&info);
+    auto body = w.Take();
+    ASSERT_TRUE(body.ok());
+    ASSERT_TRUE(p.Send(static_cast<uint16_t>(wire::Msg::kFence), tag, *body));
+  }
+
+  // Waits (bounded) for the slot's seq word to reach `seq`; its status.
+  static std::optional<pmix_status_t> Rung(const doorbell::Page& page, const doorbell::Ticket& t) {
+    auto deadline = std::chrono::steady_clock::now() + seconds(10);
+    while (doorbell::Seq(page.data(), t.slot).load() != t.seq) {
+      if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
+      doorbell::WaitWhile(page.data(), t.slot, doorbell::Seq(page.data(), t.slot).load(),
+                          std::chrono::steady_clock::now() + milliseconds(100));
+    }
+    return doorbell::StatusWord(page.data(), t.slot).load();
+  }
+
+  // Commits one key (kCommit as a client sends it), so that a collecting
+  // fence has a record to answer with.
+  void Commit(RawPeer& p, pmix_rank_t rank) {
+    wire::Infos kvs;
+    ASSERT_TRUE(kvs.Add("bell.key", "value", PMIX_STRING).ok());
+    wire::Bytes record;
+    ASSERT_TRUE(wire::AppendRecord(codec_, Rank(rank), kvs.view(), record).ok());
+    wire::Writer w(codec_);
+    w.U32(1).U32(PMIX_GLOBAL).U64(record.size());
+    auto head = w.Take();
+    ASSERT_TRUE(head.ok());
+    wire::Bytes body = *head;
+    body.insert(body.end(), record.begin(), record.end());
+    ASSERT_TRUE(p.Send(static_cast<uint16_t>(wire::Msg::kCommit), 0, body));
+  }
+
+  std::optional<pmix_status_t> ReplyStatus(RawPeer& p, uint32_t tag, milliseconds wait) {
+    auto reply = p.Recv(wait);
+    if (!reply) return std::nullopt;
+    EXPECT_EQ(reply->tag, tag);
+    wire::Reader r(codec_, reply->payload);
+    return r.Status();
+  }
+
+  std::string uri_;
+  const pmix_bfrops_module_t* codec_ = nullptr;
+};
+
+TEST_F(Doorbells, BarriersAreRungWithoutAFrame) {
+  RawPeer zero, one;
+  Join(zero, 0);
+  Join(one, 1);
+  std::unique_ptr<doorbell::Page> page0, page1;
+  ASSERT_EQ(AskPage(zero, &page0), PMIX_SUCCESS);
+  ASSERT_EQ(AskPage(one, &page1), PMIX_SUCCESS);
+  for (uint32_t round = 1; round <= 3; ++round) {
+    doorbell::Ticket t0{round, 100 + round}, t1{63, 200 + round};
+    SendFence(zero, 0, t0);
+    std::this_thread::sleep_for(milliseconds(100));
+    EXPECT_NE(doorbell::Seq(page0->data(), t0.slot).load(), t0.seq)
+        << "released before every participant was in";
+    SendFence(one, 0, t1);
+    EXPECT_EQ(Rung(*page0, t0), PMIX_SUCCESS);
+    EXPECT_EQ(Rung(*page1, t1), PMIX_SUCCESS);
+  }
+  // Nothing came on the sockets.
+  EXPECT_FALSE(zero.Recv(milliseconds(200)).has_value());
+  EXPECT_FALSE(one.Recv(milliseconds(200)).has_value());
+}
+
+TEST_F(Doorbells, AnswersWithRecordsComeAsAFrameTaggedWithTheSeq) {
+  RawPeer zero, one;
+  Join(zero, 0);
+  Join(one, 1);
+  std::unique_ptr<doorbell::Page> page0;
+  ASSERT_EQ(AskPage(zero, &page0), PMIX_SUCCESS);
+  Commit(one, 1);
+  doorbell::Ticket t0{5, 77};
+  SendFence(zero, 0, t0);
+  SendFence(one, 9, std::nullopt, /*collect=*/true);  // the other asks for the data
+  auto frame = zero.Recv(seconds(10));
+  ASSERT_TRUE(frame.has_value());
+  EXPECT_EQ(frame->type, static_cast<uint16_t>(wire::Msg::kFence));
+  EXPECT_EQ(frame->tag, t0.seq);
+  EXPECT_EQ(frame->flags & wire::kFlagReply, 0u) << "an answer to a one-way request is no reply";
+  wire::Reader r(codec_, frame->payload);
+  EXPECT_EQ(r.Status(), PMIX_SUCCESS);
+  EXPECT_NE(doorbell::Seq(page0->data(), t0.slot).load(), t0.seq) << "rung as well";
+  EXPECT_EQ(ReplyStatus(one, 9, seconds(10)), PMIX_SUCCESS);
+}
+
+TEST_F(Doorbells, AFailedFenceIsRungWithItsStatus) {
+  RawPeer zero;
+  Join(zero, 0);
+  std::unique_ptr<doorbell::Page> page0;
+  ASSERT_EQ(AskPage(zero, &page0), PMIX_SUCCESS);
+  {
+    RawPeer one;
+    Join(one, 1);
+    doorbell::Ticket t0{0, 1};
+    SendFence(zero, 0, t0);
+    one.Close();  // dies without finalizing: the survivor is released
+    // PARTIAL_SUCCESS when the server took the fence in before it saw the
+    // death (the fence goes on among the survivors), else the fence names
+    // a dead process and fails at once.
+    std::optional<pmix_status_t> status = Rung(*page0, t0);
+    ASSERT_TRUE(status.has_value());
+    EXPECT_TRUE(*status == PMIX_ERR_PARTIAL_SUCCESS || *status == PMIX_ERR_PROC_TERM_WO_SYNC)
+        << PMIx_Error_string(*status);
+  }
+  // A later fence naming the dead process fails at once, rung too.
+  doorbell::Ticket t1{1, 2};
+  SendFence(zero, 0, t1);
+  EXPECT_EQ(Rung(*page0, t1), PMIX_ERR_PROC_TERM_WO_SYNC);
+}
+
+TEST_F(Doorbells, TicketsTheServerCannotHonourAreRefusedByReply) {
+  RawPeer zero;
+  Join(zero, 0);
+  // No page asked for yet.
+  SendFence(zero, 11, doorbell::Ticket{0, 1});
+  EXPECT_EQ(ReplyStatus(zero, 11, seconds(10)), PMIX_ERR_BAD_PARAM);
+  std::unique_ptr<doorbell::Page> page;
+  ASSERT_EQ(AskPage(zero, &page), PMIX_SUCCESS);
+  SendFence(zero, 12, doorbell::Ticket{doorbell::kSlots, 1});  // no such slot
+  EXPECT_EQ(ReplyStatus(zero, 12, seconds(10)), PMIX_ERR_BAD_PARAM);
+  // One page per connection.
+  std::unique_ptr<doorbell::Page> again;
+  EXPECT_EQ(AskPage(zero, &again), PMIX_EXISTS);
+}
+
+TEST(DoorbellPage, AttachRefusesWhatIsNotASealedPage) {
+  int fd = ::memfd_create("not-sealed", MFD_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::ftruncate(fd, doorbell::kPageBytes), 0);
+  EXPECT_EQ(doorbell::Page::Attach(fd).status().code(), PMIX_ERR_BAD_PARAM);
+  ::close(fd);
+  auto made = doorbell::Page::Create();
+  ASSERT_TRUE(made.ok());
+  auto seen = doorbell::Page::Attach(made->second.get());
+  ASSERT_TRUE(seen.ok());
+  doorbell::Ring(made->first->data(), doorbell::Ticket{3, 9}, PMIX_ERR_TIMEOUT);
+  EXPECT_EQ(doorbell::Seq((*seen)->data(), 3).load(), 9u);
+  EXPECT_EQ(doorbell::StatusWord((*seen)->data(), 3).load(), PMIX_ERR_TIMEOUT);
+  // Its size is sealed.
+  EXPECT_NE(::ftruncate(made->second.get(), 2 * doorbell::kPageBytes), 0);
+}
+
+}  // namespace
+}  // namespace pmix::server
