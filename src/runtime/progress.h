@@ -134,22 +134,13 @@ class ProgressEngine::FdWatch {
   std::unique_ptr<detail::EventSlot> slot_;
 };
 
-// A one-shot result a blocking API waits for; Set() from any thread (the
-// progress thread, typically), Wait() from the caller's. The waiter may own
-// it (on its stack) and destroy it as soon as the wait returns; a waiter
-// that shares it with the setter uses SharedCompletion (below).
+namespace detail {
+
+// What Completion and SharedCompletion share: the value, once, and the
+// waits for it. Store() keeps the first value (false for a later one).
 template <class T>
-class Completion {
+class OneShot {
  public:
-  void Set(T value) {
-    // Notified under the lock: the waiter typically owns this object on its
-    // stack and destroys it as soon as Wait returns, so Set must not touch
-    // it after releasing the mutex.
-    std::lock_guard<std::mutex> lock(mu_);
-    if (value_) return;  // one shot: later results are ignored
-    value_.emplace(std::move(value));
-    cv_.notify_all();
-  }
   T Wait() {
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait(lock, [&] { return value_.has_value(); });
@@ -162,10 +153,35 @@ class Completion {
     return std::move(*value_);
   }
 
- private:
+ protected:
+  bool Store(T value) {  // mu_ held
+    if (value_) return false;  // one shot: later results are ignored
+    value_.emplace(std::move(value));
+    return true;
+  }
   std::mutex mu_;
   std::condition_variable cv_;
+
+ private:
   std::optional<T> value_;
+};
+
+}  // namespace detail
+
+// A one-shot result a blocking API waits for; Set() from any thread (the
+// progress thread, typically), Wait() from the caller's. The waiter may own
+// it (on its stack) and destroy it as soon as the wait returns; a waiter
+// that shares it with the setter uses SharedCompletion (below).
+template <class T>
+class Completion : public detail::OneShot<T> {
+ public:
+  void Set(T value) {
+    // Notified under the lock: the waiter typically owns this object on its
+    // stack and destroys it as soon as Wait returns, so Set must not touch
+    // it after releasing the mutex.
+    std::lock_guard<std::mutex> lock(this->mu_);
+    if (this->Store(std::move(value))) this->cv_.notify_all();
+  }
 };
 
 // The waiter of the blocking-API helpers (context.h: CallBlocking,
@@ -180,7 +196,8 @@ class Completion {
 // wait returns. Completion keeps notifying under its lock for the waiters
 // that own it on their stack.
 template <class T>
-class SharedCompletion : public std::enable_shared_from_this<SharedCompletion<T>> {
+class SharedCompletion : public detail::OneShot<T>,
+                         public std::enable_shared_from_this<SharedCompletion<T>> {
  public:
   static std::shared_ptr<SharedCompletion> Make() {
     return std::shared_ptr<SharedCompletion>(new SharedCompletion());
@@ -192,29 +209,14 @@ class SharedCompletion : public std::enable_shared_from_this<SharedCompletion<T>
   void Set(T value) {
     std::shared_ptr<SharedCompletion> self = this->shared_from_this();  // alive until notified
     {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (value_) return;  // one shot: later results are ignored
-      value_.emplace(std::move(value));
+      std::lock_guard<std::mutex> lock(this->mu_);
+      if (!this->Store(std::move(value))) return;
     }
-    cv_.notify_all();
-  }
-  T Wait() {
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [&] { return value_.has_value(); });
-    return std::move(*value_);
-  }
-  // Waits at most `timeout`; nullopt when it expired.
-  std::optional<T> WaitFor(std::chrono::milliseconds timeout) {
-    std::unique_lock<std::mutex> lock(mu_);
-    if (!cv_.wait_for(lock, timeout, [&] { return value_.has_value(); })) return std::nullopt;
-    return std::move(*value_);
+    this->cv_.notify_all();
   }
 
  private:
   SharedCompletion() = default;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::optional<T> value_;
 };
 
 }  // namespace pmix::runtime

@@ -41,26 +41,11 @@ class DeregisterClient : public test_support::InProcessServer {
  protected:
   void SetUp() override {
     StartServer(false, {});
-    // Three ranks, all on this node (as a host registers them).
-    uint32_t size = 3;
-    pmix_info_t job[3];
-    PMIx_Info_load(&job[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
-    PMIx_Info_load(&job[1], PMIX_LOCAL_SIZE, &size, PMIX_UINT32);
-    PMIx_Info_load(&job[2], PMIX_LOCAL_PEERS, "0,1,2", PMIX_STRING);
-    pmix_status_t rc = RunOp([&](pmix_op_cbfunc_t cb, void* cbdata) {
-      return PMIx_server_register_nspace(kJob, 3, job, 3, cb, cbdata);
-    });
-    for (pmix_info_t& i : job) PMIx_Info_destruct(&i);
-    ASSERT_EQ(rc, PMIX_SUCCESS);
-    // Rank 1 belongs to another uid (as the test host's --refuse-rank).
-    for (pmix_rank_t r = 0; r < 3; ++r) {
-      pmix_proc_t p = Rank(r);
-      uid_t uid = ::getuid() + (r == 1 ? 1 : 0);
-      ASSERT_EQ(RunOp([&](pmix_op_cbfunc_t cb, void* cbdata) {
-                  return PMIx_server_register_client(&p, uid, ::getgid(), nullptr, cb, cbdata);
-                }),
-                PMIX_SUCCESS);
-    }
+    // Three ranks on this node; rank 1 belongs to another uid (as the test
+    // host's --refuse-rank).
+    ASSERT_EQ(test_support::RegisterLocalJob(
+                  kJob, 3, [](pmix_rank_t r) { return ::getuid() + (r == 1 ? 1 : 0); }),
+              PMIX_SUCCESS);
     uri_ = test_support::ServerUri();
     ASSERT_FALSE(uri_.empty());
     auto codec = bfrops::CodecByName("native1");
@@ -68,12 +53,7 @@ class DeregisterClient : public test_support::InProcessServer {
     codec_ = *codec;
   }
 
-  void Join(RawPeer& p, pmix_rank_t rank) {
-    ASSERT_TRUE(p.Connect(uri_));
-    auto reply = p.Hello(kJob, rank, seconds(10));
-    ASSERT_TRUE(reply.has_value());
-    ASSERT_EQ((*reply)[0], "0");
-  }
+  void Join(RawPeer& p, pmix_rank_t rank) { ASSERT_TRUE(test_support::JoinAs(p, uri_, kJob, rank)); }
 
   // A fence over the whole job, as PMIx_Fence(NULL, 0, NULL, 0) sends it.
   void SendFence(RawPeer& p, uint32_t tag) {
@@ -87,11 +67,7 @@ class DeregisterClient : public test_support::InProcessServer {
 
   // The fence's answer (its status), or nullopt when none came in `wait`.
   std::optional<pmix_status_t> FenceAnswer(RawPeer& p, uint32_t tag, milliseconds wait) {
-    auto reply = p.Recv(wait);
-    if (!reply) return std::nullopt;
-    EXPECT_EQ(reply->tag, tag);
-    wire::Reader r(codec_, reply->payload);
-    return r.Status();
+    return test_support::NextStatus(p, codec_, tag, wait);
   }
 
   std::string uri_;

@@ -34,7 +34,6 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 using test_support::RawPeer;
-using test_support::RunOp;
 namespace doorbell = wire::doorbell;
 
 constexpr const char* kJob = "bell";
@@ -49,24 +48,8 @@ class Doorbells : public test_support::InProcessServer {
  protected:
   void SetUp() override {
     StartServer(false, {});
-    uint32_t size = 2;
-    pmix_info_t job[3];
-    PMIx_Info_load(&job[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
-    PMIx_Info_load(&job[1], PMIX_LOCAL_SIZE, &size, PMIX_UINT32);
-    PMIx_Info_load(&job[2], PMIX_LOCAL_PEERS, "0,1", PMIX_STRING);
-    pmix_status_t rc = RunOp([&](pmix_op_cbfunc_t cb, void* cbdata) {
-      return PMIx_server_register_nspace(kJob, 2, job, 3, cb, cbdata);
-    });
-    for (pmix_info_t& i : job) PMIx_Info_destruct(&i);
-    ASSERT_EQ(rc, PMIX_SUCCESS);
-    for (pmix_rank_t r = 0; r < 2; ++r) {
-      pmix_proc_t p = Rank(r);
-      ASSERT_EQ(RunOp([&](pmix_op_cbfunc_t cb, void* cbdata) {
-                  return PMIx_server_register_client(&p, ::getuid(), ::getgid(), nullptr, cb,
-                                                     cbdata);
-                }),
-                PMIX_SUCCESS);
-    }
+    ASSERT_EQ(test_support::RegisterLocalJob(kJob, 2, [](pmix_rank_t) { return ::getuid(); }),
+              PMIX_SUCCESS);
     uri_ = test_support::ServerUri();
     ASSERT_FALSE(uri_.empty());
     auto codec = bfrops::CodecByName("native1");
@@ -74,12 +57,7 @@ class Doorbells : public test_support::InProcessServer {
     codec_ = *codec;
   }
 
-  void Join(RawPeer& p, pmix_rank_t rank) {
-    ASSERT_TRUE(p.Connect(uri_));
-    auto reply = p.Hello(kJob, rank, seconds(10));
-    ASSERT_TRUE(reply.has_value());
-    ASSERT_EQ((*reply)[0], "0");
-  }
+  void Join(RawPeer& p, pmix_rank_t rank) { ASSERT_TRUE(test_support::JoinAs(p, uri_, kJob, rank)); }
 
   // Asks for a doorbell page: the reply's status, and the page mapped.
   pmix_status_t AskPage(RawPeer& p, std::unique_ptr<doorbell::Page>* page) {
@@ -144,11 +122,7 @@ class Doorbells : public test_support::InProcessServer {
   }
 
   std::optional<pmix_status_t> ReplyStatus(RawPeer& p, uint32_t tag, milliseconds wait) {
-    auto reply = p.Recv(wait);
-    if (!reply) return std::nullopt;
-    EXPECT_EQ(reply->tag, tag);
-    wire::Reader r(codec_, reply->payload);
-    return r.Status();
+    return test_support::NextStatus(p, codec_, tag, wait);
   }
 
   std::string uri_;

@@ -9,10 +9,12 @@
 #define PMIXX_TEST_UNIT_SERVER_IN_PROCESS_SERVER_H
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <future>
 #include <initializer_list>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -36,6 +38,32 @@ pmix_status_t RunOp(Fn call) {
   if (result.wait_for(std::chrono::seconds(10)) != std::future_status::ready)
     return PMIX_ERR_TIMEOUT;
   return result.get();
+}
+
+// Registers namespace `nspace` of `nprocs` ranks, all on this node (job
+// size, local size and local peers as a host gives them), and each rank r
+// as a client of uid uid_of(r) and this process's gid; the first failing
+// status, or PMIX_SUCCESS.
+template <typename UidOf>
+pmix_status_t RegisterLocalJob(const char* nspace, uint32_t nprocs, UidOf uid_of) {
+  std::string peers;
+  for (uint32_t r = 0; r < nprocs; ++r) peers += (r == 0 ? "" : ",") + std::to_string(r);
+  pmix_info_t job[3];
+  PMIx_Info_load(&job[0], PMIX_JOB_SIZE, &nprocs, PMIX_UINT32);
+  PMIx_Info_load(&job[1], PMIX_LOCAL_SIZE, &nprocs, PMIX_UINT32);
+  PMIx_Info_load(&job[2], PMIX_LOCAL_PEERS, peers.c_str(), PMIX_STRING);
+  pmix_status_t rc = RunOp([&](pmix_op_cbfunc_t cb, void* cbdata) {
+    return PMIx_server_register_nspace(nspace, static_cast<int>(nprocs), job, 3, cb, cbdata);
+  });
+  for (pmix_info_t& i : job) PMIx_Info_destruct(&i);
+  for (uint32_t r = 0; r < nprocs && rc == PMIX_SUCCESS; ++r) {
+    pmix_proc_t p;
+    PMIx_Load_procid(&p, nspace, r);
+    rc = RunOp([&](pmix_op_cbfunc_t cb, void* cbdata) {
+      return PMIx_server_register_client(&p, uid_of(r), ::getgid(), nullptr, cb, cbdata);
+    });
+  }
+  return rc;
 }
 
 class InProcessServer : public ::testing::Test {

@@ -7,6 +7,7 @@
 #ifndef PMIXX_TEST_UNIT_SERVER_RAW_PEER_H
 #define PMIXX_TEST_UNIT_SERVER_RAW_PEER_H
 
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -23,6 +24,7 @@
 #include "mca/ptl/base/ptl_base.h"
 #include "pmix.h"
 #include "pmix_server.h"
+#include "src/wire/buffer.h"
 #include "src/wire/protocol.h"
 
 namespace pmix::test_support {
@@ -164,6 +166,24 @@ class RawPeer {
   ptl::FrameReader reader_;
   Status last_;
 };
+
+// Connects `p` to `uri` and says hello as (nspace, rank); true when admitted.
+inline bool JoinAs(RawPeer& p, const std::string& uri, const char* nspace, pmix_rank_t rank) {
+  if (!p.Connect(uri)) return false;
+  auto reply = p.Hello(nspace, rank, std::chrono::seconds(10));
+  return reply.has_value() && (*reply)[0] == "0";
+}
+
+// The status heading the next frame, which must carry `tag`; nullopt when
+// none came within `wait`.
+inline std::optional<pmix_status_t> NextStatus(RawPeer& p, const pmix_bfrops_module_t* codec,
+                                               uint32_t tag, std::chrono::milliseconds wait) {
+  auto reply = p.Recv(wait);
+  if (!reply) return std::nullopt;
+  EXPECT_EQ(reply->tag, tag);
+  wire::Reader r(codec, reply->payload);
+  return r.Status();
+}
 
 }  // namespace pmix::test_support
 
