@@ -53,14 +53,16 @@ std::optional<Ticket> Doorbell::Acquire() {
 }
 
 Status Doorbell::Await(const Ticket& t,
-                       std::optional<std::chrono::steady_clock::time_point> deadline) {
+                       std::optional<std::chrono::steady_clock::time_point> deadline,
+                       wire::Bytes* mail) {
   uint8_t* page = page_->data();
   pmix_status_t status = PMIX_ERR_TIMEOUT;
   bool answered = false;
+  if (mail != nullptr) mail->clear();
   for (;;) {
     uint32_t seen = wire::doorbell::Seq(page, t.slot).load(std::memory_order_acquire);
     if (seen == t.seq) {
-      status = wire::doorbell::StatusWord(page, t.slot).load(std::memory_order_relaxed);
+      status = wire::doorbell::Collect(page, t.slot, mail);
       answered = true;
       break;
     }

@@ -26,6 +26,7 @@
 
 #include "src/common/status.h"
 #include "src/wire/connection.h"
+#include "src/wire/buffer.h"
 #include "src/wire/doorbell.h"
 #include "src/wire/protocol.h"
 
@@ -50,9 +51,11 @@ class Doorbell {
   std::optional<wire::doorbell::Ticket> Acquire();
   // Waits for the answer to `t`, at most until `deadline`
   // (PMIX_ERR_TIMEOUT; the slot is then never used again, a late answer
-  // may still land in it), and frees the slot. Not on the progress thread.
+  // may still land in it), and frees the slot. The answer's mail, if any,
+  // is copied into *mail (cleared otherwise). Not on the progress thread.
   Status Await(const wire::doorbell::Ticket& t,
-               std::optional<std::chrono::steady_clock::time_point> deadline);
+               std::optional<std::chrono::steady_clock::time_point> deadline,
+               wire::Bytes* mail = nullptr);
   // The answer to ticket `seq` came otherwise; ignored unless that ticket
   // is in flight.
   void Deliver(uint32_t seq, pmix_status_t status);

@@ -100,8 +100,10 @@ struct FenceOp {
 // The inline records are checked here (and job records among them go to
 // the cache); the shared regions' records, local processes' only, are not
 // even looked at until a Get needs them: the fence costs this client the
-// same whatever the number of participants.
-Status Absorb(ptl::Frame&& reply) {
+// same whatever the number of participants. `keep`: the answer came for
+// a ticket, whose regions the server counts on this client keeping
+// (RegionCache::Keep) for later mail.
+Status Absorb(ptl::Frame&& reply, bool keep) {
   Client* c = CurrentClient();
   if (c == nullptr) return PMIX_ERR_INIT;
   wire::Reader r(c->codec(), reply.payload);
@@ -112,7 +114,7 @@ Status Absorb(ptl::Frame&& reply) {
   // Inline and in sealed regions the server shared (proc_data_region.h).
   auto payload = std::make_shared<const wire::Bytes>(std::move(reply.payload));
   size_t inline_parts = 0;
-  auto parts = wire::UnpackRecords(r, payload, reply.fds, &c->shared_regions, &inline_parts);
+  auto parts = wire::UnpackRecords(r, payload, reply.fds, &c->shared_regions, &inline_parts, keep);
   if (!parts.ok()) {
     output::Error("client", "the fence's data from the server is not usable: %s",
                   PMIx_Error_string(parts.status().code()));
@@ -123,6 +125,34 @@ Status Absorb(ptl::Frame&& reply) {
   PMIX_RETURN_IF_ERROR(c->peers.Add(c->codec(), all.first(inline_parts), c->myproc, &jobs));
   c->peers.Defer(c->codec(), all.subspan(inline_parts), c->myproc);
   return StoreJobRecords(*c, jobs);
+}
+
+// A successful answer that came as mail (wire/doorbell.h): the kept
+// regions to forget, then records in kept regions only (local processes'
+// records: nothing for the cache). On the caller's thread: the region
+// cache and the peers' data lock themselves.
+Status AbsorbMail(wire::Bytes&& mail) {
+  Client* c = ClientForReaders();
+  if (c == nullptr) return PMIX_ERR_INIT;
+  auto payload = std::make_shared<const wire::Bytes>(std::move(mail));
+  wire::Reader r(c->codec(), *payload);
+  uint32_t forget = r.U32();
+  for (uint32_t i = 0; i < forget && r.status().ok(); ++i) {
+    uint64_t serial = r.U64();
+    if (r.status().ok()) c->shared_regions.Forget(serial);
+  }
+  if (!r.status().ok() || r.AtEnd()) return r.status().ok() ? Status(PMIX_ERR_BAD_PARAM) : r.status();
+  std::vector<ptl::Fd> none;
+  size_t inline_parts = 0;
+  auto parts = wire::UnpackRecords(r, payload, none, &c->shared_regions, &inline_parts);
+  if (parts.ok() && inline_parts != 0) parts = Status(PMIX_ERR_BAD_PARAM);
+  if (!parts.ok()) {
+    output::Error("client", "the fence's data from the server is not usable: %s",
+                  PMIx_Error_string(parts.status().code()));
+    return parts.status();
+  }
+  c->peers.Defer(c->codec(), *parts, c->myproc);
+  return Status();
 }
 
 // A request released through the doorbell.
@@ -161,7 +191,10 @@ std::optional<Status> FenceByDoorbell(const std::shared_ptr<const FenceRequest>&
         },
         [bell, t](Status gone) { bell->Deliver(t.seq, gone.code()); });
   }
-  return bell->Await(t, deadline);
+  wire::Bytes mail;
+  Status status = bell->Await(t, deadline, &mail);
+  if (!status.ok() || mail.empty()) return status;
+  return AbsorbMail(std::move(mail));
 }
 
 // Progress thread: sends the request; `done` gets the outcome.
@@ -183,7 +216,7 @@ void Run(Client& c, const FenceRequest& req, std::function<void(Status)> done) {
   }
   c.RequestFrame(wire::Msg::kFence, *body, [op](Status status, ptl::Frame&& reply) {
     if (op->finished) return;
-    op->Finish(status.ok() ? Absorb(std::move(reply)) : status);
+    op->Finish(status.ok() ? Absorb(std::move(reply), false) : status);
   });
 }
 
@@ -191,7 +224,7 @@ void Run(Client& c, const FenceRequest& req, std::function<void(Status)> done) {
 
 void HandleFenceAnswer(Client&, ptl::Frame&& frame) {
   uint32_t seq = frame.tag;
-  Status status = Absorb(std::move(frame));
+  Status status = Absorb(std::move(frame), true);
   if (auto bell = DoorbellIfAny()) bell->Deliver(seq, status.code());
 }
 

@@ -12,8 +12,8 @@
 namespace pmix::client {
 namespace {
 
-std::string NspaceOf(const pmix_proc_t& proc) {
-  return std::string(proc.nspace, ::strnlen(proc.nspace, PMIX_MAX_NSLEN));
+std::string_view NspaceOf(const pmix_proc_t& proc) {
+  return std::string_view(proc.nspace, ::strnlen(proc.nspace, PMIX_MAX_NSLEN));
 }
 
 }  // namespace
@@ -60,8 +60,8 @@ Status PeerData::Add(const pmix_bfrops_module_t* codec, std::span<const wire::Sh
     for (size_t i = 0; i < parts.size(); ++i) {
       for (const wire::RecordRef& ref : indexed[i]) {
         if (ref.proc.rank == PMIX_RANK_WILDCARD || PMIx_Check_procid(&ref.proc, &self)) continue;
-        auto it = procs_.try_emplace(Key{NspaceOf(ref.proc), ref.proc.rank}).first;
-        File(it, Span{codec, parts[i].data, ref.kvs_offset, ref.kvs_size}, touched);
+        File(EntryFor(NspaceOf(ref.proc), ref.proc.rank), Span{codec, parts[i].data, ref.kvs_offset, ref.kvs_size},
+             touched);
       }
     }
     IndexReplaced(touched);
@@ -71,7 +71,13 @@ Status PeerData::Add(const pmix_bfrops_module_t* codec, std::span<const wire::Sh
   return Status();
 }
 
-void PeerData::File(std::map<Key, Entry>::iterator it, Span record, std::vector<Touched>& touched) {
+PeerData::ProcMap::iterator PeerData::EntryFor(std::string_view nspace, pmix_rank_t rank) {
+  auto it = procs_.find(std::pair(nspace, rank));
+  if (it == procs_.end()) it = procs_.try_emplace(Key{std::string(nspace), rank}).first;
+  return it;
+}
+
+void PeerData::File(ProcMap::iterator it, Span record, std::vector<Touched>& touched) {
   Entry& e = it->second;
   if (!e.touched) {
     e.touched = true;
@@ -104,25 +110,21 @@ void PeerData::FrameDeferred() {
   std::vector<Touched> touched;
   for (const Part& part : deferred_) {
     std::span<const uint8_t> records = part.bytes.bytes();
-    auto refs = wire::IndexRecords(part.codec, records);
-    if (!refs.ok()) {
+    Status indexed = wire::IndexRecords(part.codec, records, scratch_);
+    if (!indexed.ok()) {
       output::Error("client", "shared process data is malformed (%s): %zu bytes dropped",
-                    PMIx_Error_string(refs.status().code()), records.size());
+                    PMIx_Error_string(indexed.code()), records.size());
       continue;
     }
-    std::string nspace;  // records of one job come in a row: one string for them
-    for (const wire::RecordRef& ref : *refs) {
+    for (const wire::RecordRef& ref : scratch_) {
       if (ref.proc.rank >= PMIX_RANK_VALID) {
         output::Error("client", "shared process data of %s holds a record of no process rank: dropped",
                       ref.proc.nspace);
         continue;
       }
       if (PMIx_Check_procid(&ref.proc, &self_)) continue;
-      if (nspace.compare(0, std::string::npos, ref.proc.nspace,
-                         ::strnlen(ref.proc.nspace, PMIX_MAX_NSLEN)) != 0)
-        nspace = NspaceOf(ref.proc);
-      auto it = procs_.try_emplace(Key{nspace, ref.proc.rank}).first;
-      File(it, Span{part.codec, part.bytes.data, ref.kvs_offset, ref.kvs_size}, touched);
+      File(EntryFor(NspaceOf(ref.proc), ref.proc.rank),
+           Span{part.codec, part.bytes.data, ref.kvs_offset, ref.kvs_size}, touched);
     }
   }
   deferred_.clear();
@@ -143,13 +145,14 @@ auto Select(Map& procs, const pmix_proc_t& proc) {
   using KeyPtr = const typename Map::key_type*;
   using EntryPtr = decltype(&procs.begin()->second);
   std::vector<std::pair<KeyPtr, EntryPtr>> out;
-  std::string nspace = NspaceOf(proc);
+  std::string_view nspace = NspaceOf(proc);
   if (proc.rank != PMIX_RANK_UNDEF) {
-    auto it = procs.find({nspace, proc.rank});
+    auto it = procs.find(std::pair(nspace, proc.rank));
     if (it != procs.end()) out.emplace_back(&it->first, &it->second);
     return out;
   }
-  for (auto it = procs.lower_bound({nspace, 0}); it != procs.end() && it->first.first == nspace; ++it)
+  for (auto it = procs.lower_bound(std::pair(nspace, pmix_rank_t{0})); it != procs.end() && it->first.first == nspace;
+       ++it)
     out.emplace_back(&it->first, &it->second);
   return out;
 }
@@ -203,12 +206,29 @@ Result<PeerData::Span> PeerData::Find(const pmix_proc_t& proc, std::string_view 
   return Status(PMIX_ERR_NOT_FOUND);
 }
 
+const PeerData::Entry* PeerData::One(const pmix_proc_t& proc) const {
+  auto it = procs_.find(std::pair(NspaceOf(proc), proc.rank));
+  return it == procs_.end() ? nullptr : &it->second;
+}
+
 Result<gds::ValuePtr> PeerData::Fetch(const pmix_proc_t& proc, std::string_view key) {
   Result<Span> where = Status(PMIX_ERR_NOT_FOUND);
   {
     std::shared_lock<std::shared_mutex> lock(mu_);
     if (procs_.empty() && deferred_.empty()) return Status(PMIX_ERR_NOT_FOUND);
-    if (deferred_.empty() && !AnyPending(proc)) where = Find(proc, key);
+    if (deferred_.empty() && proc.rank != PMIX_RANK_UNDEF) {
+      // One process, nothing to frame: indexing is needed only when its
+      // records wait.
+      const Entry* e = One(proc);
+      if (e == nullptr) return Status(PMIX_ERR_NOT_FOUND);
+      if (e->pending.empty()) {
+        auto it = e->values.find(key);
+        if (it == e->values.end()) return Status(PMIX_ERR_NOT_FOUND);
+        where = it->second;
+      }
+    } else if (deferred_.empty() && !AnyPending(proc)) {
+      where = Find(proc, key);
+    }
   }
   if (!where.ok() && where.status().code() == PMIX_ERR_NOT_FOUND) {
     std::unique_lock<std::shared_mutex> lock(mu_);

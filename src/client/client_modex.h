@@ -112,6 +112,16 @@ class PeerData {
     bool touched = false;  // within one delivery: it received records there
   };
   using Key = std::pair<std::string, pmix_rank_t>;
+  // Orders keys and (nspace view, rank) pairs alike: lookups make no string.
+  struct KeyLess {
+    using is_transparent = void;
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const {
+      return std::pair<std::string_view, pmix_rank_t>(a.first, a.second) <
+             std::pair<std::string_view, pmix_rank_t>(b.first, b.second);
+    }
+  };
+  using ProcMap = std::map<Key, Entry, KeyLess>;
 
   // A part kept by Defer.
   struct Part {
@@ -127,9 +137,11 @@ class PeerData {
     bool held;
   };
 
+  // Under mu_ exclusively: the entry of (nspace, rank), made when new.
+  ProcMap::iterator EntryFor(std::string_view nspace, pmix_rank_t rank);
   // Under mu_ exclusively: files one record's kvs under the process at
   // `it`, noting the process in touched the first time.
-  void File(std::map<Key, Entry>::iterator it, Span record, std::vector<Touched>& touched);
+  void File(ProcMap::iterator it, Span record, std::vector<Touched>& touched);
   // Under mu_ exclusively: indexes the touched processes that had data
   // before, so that what their new records replace (and the part or
   // region holding it) goes at once; a first arrival stays lazy.
@@ -147,8 +159,12 @@ class PeerData {
   bool AnyPending(const pmix_proc_t& proc) const;
   Result<Span> Find(const pmix_proc_t& proc, std::string_view key) const;
 
+  // Under mu_ (either way): the entry of proc (a valid rank), nullptr when none.
+  const Entry* One(const pmix_proc_t& proc) const;
+
   mutable std::shared_mutex mu_;
-  std::map<Key, Entry> procs_;
+  ProcMap procs_;
+  std::vector<wire::RecordRef> scratch_;  // FrameDeferred's, under mu_ exclusively
   std::vector<Part> deferred_;  // arrival order
   pmix_proc_t self_{};          // whose records the deferred parts skip
 };

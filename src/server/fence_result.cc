@@ -1,6 +1,7 @@
 // A completed fence's data, inline and in sealed regions (fence_result.h).
 #include "src/server/fence_result.h"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -46,14 +47,27 @@ FenceResult::FenceResult(const modex::Store& store, wire::Bytes remote, std::vec
                     auto [it, added] = index.emplace(chunk.get(), regions_.size());
                     if (added) {
                       chunks_.push_back(chunk);
-                      regions_.push_back(wire::RegionRecords{chunk->fd(), chunk->module(), chunk->size(), {}});
+                      regions_.push_back(
+                          wire::RegionRecords{chunk->fd(), chunk->serial(), chunk->module(), chunk->size(), {}});
                     }
-                    auto& extents = regions_[it->second].extents;
-                    if (!extents.empty() && extents.back().first + extents.back().second == offset)
-                      extents.back().second += record.size();  // adjacent: one extent
-                    else
-                      extents.emplace_back(offset, record.size());
+                    regions_[it->second].extents.emplace_back(offset, record.size());
                   });
+  }
+  // In the order of the chunk, which is the order of the commits (a chunk
+  // is only appended to), adjacent records merged: the participants'
+  // commits since the last fence are usually one extent, whatever the
+  // order of their ranks.
+  for (wire::RegionRecords& region : regions_) {
+    auto& extents = region.extents;
+    std::sort(extents.begin(), extents.end());
+    size_t kept = 0;
+    for (const auto& extent : extents) {
+      if (kept > 0 && extents[kept - 1].first + extents[kept - 1].second == extent.first)
+        extents[kept - 1].second += extent.second;
+      else
+        extents[kept++] = extent;
+    }
+    extents.resize(kept);
   }
 }
 
@@ -118,8 +132,12 @@ Answer FenceResult::Shared(const pmix_bfrops_module_t* codec) {
       return wire::PackRecords(w, std::span<const wire::RegionRecords>(regions_));
     });
     if (head.ok()) {
-      Answer a{wire::Body(std::move(*head), Rest())};
+      std::shared_ptr<const wire::Bytes> rest = Rest();
+      Answer a{wire::Body(std::move(*head), rest)};
       for (const wire::RegionRecords& region : regions_) a.fds.push_back(region.fd);
+      a.shared = regions_;
+      a.chunks.assign(chunks_.begin(), chunks_.end());
+      a.all_shared = rest->empty();
       return a;
     }
   }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "mca/gds/base/gds_base.h"
@@ -41,7 +42,8 @@ std::shared_ptr<Arena::Chunk> Arena::NewChunk(size_t size) {
     unavailable_ = true;  // the kernel or module cannot: do not retry each record
     return nullptr;
   }
-  auto chunk = std::make_shared<Chunk>(std::move(*builder));
+  static std::atomic<uint64_t> last_serial{0};
+  auto chunk = std::make_shared<Chunk>(std::move(*builder), ++last_serial);
   made_.push_back(chunk);
   return chunk;
 }

@@ -41,9 +41,13 @@ class Arena {
   // A published region records are appended to.
   class Chunk {
    public:
-    explicit Chunk(gds::RegionBuilder region) : region_(std::move(region)) {}
-    // The descriptor readers attach, the region's size and its module.
+    Chunk(gds::RegionBuilder region, uint64_t serial) : region_(std::move(region)), serial_(serial) {}
+    // The descriptor readers attach, the chunk's number (never reused in
+    // this process: a reader that keeps the chunk is sent this instead of
+    // the descriptor, wire/proc_data_region.h), the region's size and its
+    // module.
     int fd() const { return region_.fd(); }
+    uint64_t serial() const { return serial_; }
     size_t size() const { return region_.size(); }
     const pmix_gds_module_t* module() const { return region_.module(); }
     const uint8_t* data() const { return region_.bytes().data(); }
@@ -51,6 +55,7 @@ class Arena {
    private:
     friend class Arena;
     mutable gds::RegionBuilder region_;
+    uint64_t serial_;
     size_t used_ = 0;
   };
   // A record's place.

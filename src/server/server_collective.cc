@@ -65,6 +65,7 @@ void AnswerAll(const Tracker& t, const AnswerFor& answer_for) {
     if (peer == nullptr || peer->conn->closed()) continue;
     const pmix_bfrops_module_t* codec = peer->conn->codec();
     const Answer* a = &answer(codec, peer->conn->can_pass_fds());
+    if (c.ticket && peer->doorbell != nullptr && Mail(*peer, *c.ticket, *a)) continue;
     std::vector<ptl::Fd> fds;
     for (int fd : a->fds) {
       ptl::Fd dup(::fcntl(fd, F_DUPFD_CLOEXEC, 0));
@@ -86,8 +87,33 @@ void AnswerOne(Peer& peer, const Contribution& c, const Answer& a, std::vector<p
     wire::doorbell::Ring(peer.doorbell->data(), *c.ticket, *a.status_only);
   } else {
     // Not a reply (the request was one-way): tagged with the ticket's seq.
-    peer.conn->SendBody(c.request.type, c.ticket->seq, a.body, 0, std::move(fds)).ok();
+    // The client keeps the chunks it carries (client_fence.cc).
+    bool with_fds = !fds.empty();
+    if (peer.conn->SendBody(c.request.type, c.ticket->seq, a.body, 0, std::move(fds)).ok() && with_fds)
+      for (size_t i = 0; i < a.shared.size() && i < a.chunks.size(); ++i)
+        peer.kept_regions[a.shared[i].serial] = a.chunks[i];
   }
+}
+
+bool Mail(Peer& peer, const wire::doorbell::Ticket& ticket, const Answer& a) {
+  if (!a.all_shared || a.shared.empty() || peer.doorbell == nullptr) return false;
+  std::vector<wire::RegionRecords> named = a.shared;
+  for (wire::RegionRecords& region : named) {
+    auto it = peer.kept_regions.find(region.serial);
+    if (it == peer.kept_regions.end() || it->second.expired()) return false;
+    region.fd = -1;
+  }
+  std::vector<uint64_t> gone;
+  for (const auto& [serial, chunk] : peer.kept_regions)
+    if (chunk.expired()) gone.push_back(serial);
+  wire::Writer w(peer.conn->codec());
+  w.U32(static_cast<uint32_t>(gone.size()));
+  for (uint64_t serial : gone) w.U64(serial);
+  if (!wire::PackRecords(w, named).ok()) return false;
+  auto mail = w.Take();
+  if (!mail.ok() || !wire::doorbell::Ring(peer.doorbell->data(), ticket, PMIX_SUCCESS, *mail)) return false;
+  for (uint64_t serial : gone) peer.kept_regions.erase(serial);
+  return true;
 }
 
 }  // namespace pmix::server::fence

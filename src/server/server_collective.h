@@ -12,6 +12,7 @@
 
 #include "src/server/server_fence.h"
 #include "src/server/server_state.h"
+#include "src/wire/proc_data_region.h"
 
 namespace pmix::server::fence {
 
@@ -59,6 +60,14 @@ struct Answer {
   // Set when the body is nothing but this status: what a doorbell rings
   // (Contribution::ticket) instead of a frame.
   std::optional<pmix_status_t> status_only = {};
+  // The shared chunks whose descriptors `fds` are (each fd as sent, with
+  // its serial), and the chunks themselves: a doorbell peer keeps them
+  // (Peer::kept_regions). When every record lies in them (all_shared), a
+  // doorbell peer keeping them all is answered by mail naming them (no
+  // frame, no descriptor: wire/doorbell.h).
+  std::vector<wire::RegionRecords> shared = {};
+  std::vector<std::shared_ptr<const void>> chunks = {};
+  bool all_shared = false;
 };
 // The answer for a contributor speaking `codec` whose connection can
 // (fds_ok) or cannot carry descriptors.
@@ -68,8 +77,14 @@ using AnswerFor = std::function<Answer(const pmix_bfrops_module_t* codec, bool f
 // which must carry no descriptor.
 void AnswerAll(const Tracker& t, const AnswerFor& answer_for);
 // One contributor's answer (with its own duplicates of the descriptors):
-// a reply frame, or through its doorbell when it holds a ticket.
+// a reply frame, or through its doorbell when it holds a ticket (a frame
+// tagged with the ticket when the answer is more than a status).
 void AnswerOne(Peer& peer, const Contribution& c, const Answer& a, std::vector<ptl::Fd> fds);
+// The answer to a ticket as mail (wire/doorbell.h), when it can go so:
+// every record lies in chunks the peer keeps, and the names of those
+// chunks, with the chunks the peer may now forget, fit a mailbox. False
+// (nothing done) otherwise.
+bool Mail(Peer& peer, const wire::doorbell::Ticket& ticket, const Answer& a);
 
 }  // namespace pmix::server::fence
 

@@ -52,6 +52,10 @@ struct Peer {
   Namespace* ns = nullptr;        // nullptr for tools without a registered nspace
   // The page this client's fences are released through (kDoorbell).
   std::unique_ptr<wire::doorbell::Page> doorbell;
+  // The modex chunks this client keeps by serial (sent with a ticketed
+  // answer's frame), each alive while its chunk is: a later answer may
+  // name them in mail; a dead one is named among those to forget.
+  std::map<uint64_t, std::weak_ptr<const void>> kept_regions;
 };
 using PeerPtr = std::shared_ptr<Peer>;
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 
 #ifndef MFD_NOEXEC_SEAL
 #define MFD_NOEXEC_SEAL 0x0008U
@@ -16,7 +17,7 @@
 
 namespace pmix::wire::doorbell {
 
-static_assert(kSlotBytes >= 8 && kPageBytes % 4096 == 0);
+static_assert(kSlotBytes >= 12 && kMailOffset % 4096 == 0 && kPageBytes % 4096 == 0);
 
 namespace {
 
@@ -54,12 +55,25 @@ Result<std::unique_ptr<Page>> Page::Attach(int fd) {
 
 Page::~Page() { ::munmap(base_, kPageBytes); }
 
-void Ring(uint8_t* page, const Ticket& t, pmix_status_t status) {
+bool Ring(uint8_t* page, const Ticket& t, pmix_status_t status, std::span<const uint8_t> mail) {
+  if (mail.size() > kMailBytes) return false;
+  if (!mail.empty()) std::memcpy(Mailbox(page, t.slot), mail.data(), mail.size());
+  MailWord(page, t.slot).store(static_cast<uint32_t>(mail.size()), std::memory_order_relaxed);
   StatusWord(page, t.slot).store(status, std::memory_order_relaxed);
   Seq(page, t.slot).store(t.seq, std::memory_order_release);
   // Shared (not private) futex: the word is in a mapping of a memory file
   // other processes map too.
   ::syscall(SYS_futex, page + t.slot * kSlotBytes, FUTEX_WAKE, INT32_MAX, nullptr, nullptr, 0);
+  return true;
+}
+
+pmix_status_t Collect(uint8_t* page, size_t slot, std::vector<uint8_t>* mail) {
+  // The seq word was read with acquire: what was stored before it is seen.
+  pmix_status_t status = StatusWord(page, slot).load(std::memory_order_relaxed);
+  uint32_t length = MailWord(page, slot).load(std::memory_order_relaxed);
+  if (length > kMailBytes) return PMIX_ERR_BAD_PARAM;
+  if (mail != nullptr) mail->assign(Mailbox(page, slot), Mailbox(page, slot) + length);
+  return status;
 }
 
 void WaitWhile(uint8_t* page, size_t slot, uint32_t seen,

@@ -12,13 +12,19 @@
 // holds kSlots slots of kSlotBytes, each
 //   u32 seq      at offset 0: the ticket last answered in this slot
 //   i32 status   at offset 4: that answer's status
+//   u32 mail     at offset 8: the bytes of that answer's mail (0: none)
+// then, from kMailOffset, one mailbox of kMailBytes per slot.
 // A client sends a fence with a ticket (slot, seq; seq unique among its
-// tickets); the server answers a status-only result by storing the status,
-// then the seq (release order), and waking the futex on the seq word. Any
-// other answer (records) goes as a frame (type kFence, not a reply, tag =
-// the seq), which the client's progress thread stores into the slot the
-// same way, as it does a local failure (server lost): a waiter thus only
-// ever waits for its slot's seq word to change, and no wakeup is lost.
+// tickets); the server answers by storing the mail (if any) and its
+// length, the status, then the seq (release order), and waking the futex
+// on the seq word. Mail is a small answer body the caller reads itself: a
+// collect fence whose records all lie in regions the client was sent
+// before (proc_data_region.h, RegionCache::Keep) is answered by mail
+// naming them. Any other answer (records inline or in regions the client
+// does not hold) goes as a frame (type kFence, not a reply, tag = the
+// seq), which the client's progress thread stores into the slot the same
+// way, as it does a local failure (server lost): a waiter thus only ever
+// waits for its slot's seq word to change, and no wakeup is lost.
 //
 // The server never reads the page: what a client writes there concerns
 // that client only.
@@ -33,6 +39,8 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "mca/ptl/base/fd.h"
 #include "pmix_common.h"
@@ -42,7 +50,9 @@ namespace pmix::wire::doorbell {
 
 inline constexpr size_t kSlots = 64;
 inline constexpr size_t kSlotBytes = 64;
-inline constexpr size_t kPageBytes = kSlots * kSlotBytes;
+inline constexpr size_t kMailBytes = 1024;
+inline constexpr size_t kMailOffset = kSlots * kSlotBytes;
+inline constexpr size_t kPageBytes = kMailOffset + kSlots * kMailBytes;
 
 // The seals a doorbell page carries: its size is fixed for good.
 inline constexpr int kSeals = F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL;
@@ -60,6 +70,10 @@ inline std::atomic_ref<uint32_t> Seq(uint8_t* page, size_t slot) {
 inline std::atomic_ref<int32_t> StatusWord(uint8_t* page, size_t slot) {
   return std::atomic_ref<int32_t>(*reinterpret_cast<int32_t*>(page + slot * kSlotBytes + 4));
 }
+inline std::atomic_ref<uint32_t> MailWord(uint8_t* page, size_t slot) {
+  return std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(page + slot * kSlotBytes + 8));
+}
+inline uint8_t* Mailbox(uint8_t* page, size_t slot) { return page + kMailOffset + slot * kMailBytes; }
 
 // A mapped doorbell page (read and write; unmapped when destroyed).
 class Page {
@@ -82,8 +96,15 @@ class Page {
   uint8_t* base_;
 };
 
-// Stores an answer into a slot and wakes whoever waits for it.
-void Ring(uint8_t* page, const Ticket& t, pmix_status_t status);
+// Stores an answer (with mail of at most kMailBytes) into a slot and
+// wakes whoever waits for it; false, and nothing stored, when the mail is
+// longer.
+bool Ring(uint8_t* page, const Ticket& t, pmix_status_t status, std::span<const uint8_t> mail = {});
+
+// The answer in a slot whose seq word holds the waiter's ticket: its
+// status and a copy of its mail (PMIX_ERR_BAD_PARAM for a mail length
+// beyond kMailBytes: the page is not as the server writes it).
+pmix_status_t Collect(uint8_t* page, size_t slot, std::vector<uint8_t>* mail);
 
 // Waits while the seq word of `slot` still holds `seen`, at most until
 // `deadline` (none: no bound). Returns on a change, a wakeup or a signal;

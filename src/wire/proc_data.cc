@@ -51,6 +51,13 @@ Status AppendRecord(const pmix_bfrops_module_t* codec, const pmix_proc_t& proc,
 Result<std::vector<RecordRef>> IndexRecords(const pmix_bfrops_module_t* codec,
                                             std::span<const uint8_t> blob) {
   std::vector<RecordRef> out;
+  PMIX_RETURN_IF_ERROR(IndexRecords(codec, blob, out));
+  return out;
+}
+
+Status IndexRecords(const pmix_bfrops_module_t* codec, std::span<const uint8_t> blob,
+                    std::vector<RecordRef>& out) {
+  out.clear();
   size_t pos = 0;
   while (pos < blob.size()) {
     Reader r(codec, blob.subspan(pos));
@@ -70,7 +77,7 @@ Result<std::vector<RecordRef>> IndexRecords(const pmix_bfrops_module_t* codec,
     out.push_back(ref);
     pos += ref.size;
   }
-  return out;
+  return Status();
 }
 
 Result<std::vector<KvRef>> IndexKvs(const pmix_bfrops_module_t* codec, std::span<const uint8_t> kvs) {

@@ -60,6 +60,10 @@ Status AppendRecord(const pmix_bfrops_module_t* codec, const pmix_proc_t& proc,
 // nspace (PMIX_ERR_BAD_PARAM otherwise).
 Result<std::vector<RecordRef>> IndexRecords(const pmix_bfrops_module_t* codec,
                                             std::span<const uint8_t> blob);
+// The same into `out` (cleared first; its capacity is reused, e.g. by a
+// caller that frames many blobs); on error out holds what was read so far.
+Status IndexRecords(const pmix_bfrops_module_t* codec, std::span<const uint8_t> blob,
+                    std::vector<RecordRef>& out);
 
 // Where one key/value lies in its record's kvs (offsets from the start of
 // RecordRef::Kvs).

@@ -28,7 +28,8 @@ Status PackRecords(Writer& w, std::span<const RegionRecords> regions, uint32_t f
   if (first_fd > ptl::kMaxFrameFds || regions.size() > ptl::kMaxFrameFds - first_fd)
     return PMIX_ERR_BAD_PARAM;
   for (const RegionRecords& region : regions) {
-    if (region.fd < 0 || region.module == nullptr || region.size == 0) return PMIX_ERR_NOT_SUPPORTED;
+    if ((region.fd < 0 && region.serial == 0) || region.module == nullptr || region.size == 0)
+      return PMIX_ERR_NOT_SUPPORTED;
     if (region.extents.empty()) return PMIX_ERR_BAD_PARAM;
     for (const auto& [offset, length] : region.extents)
       if (length == 0 || offset > region.size || length > region.size - offset) return PMIX_ERR_BAD_PARAM;
@@ -36,7 +37,7 @@ Status PackRecords(Writer& w, std::span<const RegionRecords> regions, uint32_t f
   w.U32(static_cast<uint32_t>(regions.size()));
   uint32_t index = first_fd;
   for (const RegionRecords& region : regions) {
-    w.String(region.module->name).U32(index++).U64(region.size);
+    w.String(region.module->name).U32(region.fd < 0 ? kKept : index++).U64(region.serial).U64(region.size);
     w.U32(static_cast<uint32_t>(region.extents.size()));
     for (const auto& [offset, length] : region.extents) w.U64(offset).U64(length);
   }
@@ -47,7 +48,7 @@ Status PackRecords(Writer& w, std::span<const gds::Region* const> regions, uint3
   std::vector<RegionRecords> whole;
   for (const gds::Region* region : regions) {
     if (region == nullptr) return PMIX_ERR_NOT_SUPPORTED;
-    whole.push_back(RegionRecords{region->fd(), region->module(), region->size(), {{0, region->size()}}});
+    whole.push_back(RegionRecords{region->fd(), 0, region->module(), region->size(), {{0, region->size()}}});
   }
   return PackRecords(w, whole, first_fd);
 }
@@ -78,6 +79,30 @@ Result<std::shared_ptr<const gds::Region>> RegionCache::Attach(const pmix_gds_mo
   return shared;
 }
 
+void RegionCache::Keep(uint64_t serial, std::shared_ptr<const gds::Region> region) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (serial != 0 && region != nullptr && forgotten_.count(serial) == 0) kept_[serial] = std::move(region);
+}
+
+std::shared_ptr<const gds::Region> RegionCache::Kept(uint64_t serial, const pmix_gds_module_t* module,
+                                                     size_t size) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = kept_.find(serial);
+  if (it == kept_.end() || it->second->module() != module || it->second->size() != size) return nullptr;
+  return it->second;
+}
+
+void RegionCache::Forget(uint64_t serial) {
+  std::lock_guard<std::mutex> lock(mu_);
+  kept_.erase(serial);
+  forgotten_.insert(serial);
+}
+
+size_t RegionCache::kept() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return kept_.size();
+}
+
 size_t RegionCache::size() {
   std::lock_guard<std::mutex> lock(mu_);
   std::erase_if(held_, [](const auto& entry) { return entry.second.expired(); });
@@ -86,16 +111,17 @@ size_t RegionCache::size() {
 
 Result<std::vector<SharedBytes>> UnpackRecords(Reader& r, const std::shared_ptr<const Bytes>& payload,
                                                std::vector<ptl::Fd>& fds, RegionCache* cache,
-                                               size_t* inline_parts) {
+                                               size_t* inline_parts, bool keep) {
   std::vector<SharedBytes> out;
   if (inline_parts != nullptr) *inline_parts = 0;
   if (r.AtEnd()) return out;
   uint32_t n = r.U32();
   PMIX_RETURN_IF_ERROR(r.status());
-  if (n > ptl::kMaxFrameFds || n > fds.size()) return Status(PMIX_ERR_BAD_PARAM);
+  if (n > ptl::kMaxFrameFds) return Status(PMIX_ERR_BAD_PARAM);
   struct Announced {
     std::string medium;
     uint32_t index = 0;
+    uint64_t serial = 0;
     uint64_t size = 0;
     std::vector<std::pair<uint64_t, uint64_t>> extents;
   };
@@ -103,6 +129,7 @@ Result<std::vector<SharedBytes>> UnpackRecords(Reader& r, const std::shared_ptr<
   for (Announced& a : regions) {
     a.medium = r.String();
     a.index = r.U32();
+    a.serial = r.U64();
     a.size = r.U64();
     uint32_t m = r.U32();
     PMIX_RETURN_IF_ERROR(r.status());
@@ -124,18 +151,32 @@ Result<std::vector<SharedBytes>> UnpackRecords(Reader& r, const std::shared_ptr<
                               payload->size() - at});
   size_t inlined = out.size();
   RegionCache local;
+  std::vector<std::pair<uint64_t, std::shared_ptr<const gds::Region>>> to_keep;
   for (const Announced& a : regions) {
-    if (a.index >= fds.size() || !fds[a.index].valid()) return Status(PMIX_ERR_BAD_PARAM);
-    ptl::Fd fd = std::move(fds[a.index]);  // used once
     auto module = gds::ByName(a.medium);
-    if (!module.ok()) return Status(PMIX_ERR_NOT_SUPPORTED);
-    auto region = (cache != nullptr ? cache : &local)->Attach(*module, std::move(fd), static_cast<size_t>(a.size));
-    PMIX_RETURN_IF_ERROR(region.status());
-    SharedBytes whole = Share(std::move(*region));
+    std::shared_ptr<const gds::Region> region;
+    if (a.index == kKept) {
+      if (a.serial == 0 || cache == nullptr) return Status(PMIX_ERR_BAD_PARAM);
+      if (!module.ok()) return Status(PMIX_ERR_NOT_SUPPORTED);
+      region = cache->Kept(a.serial, *module, static_cast<size_t>(a.size));
+      if (region == nullptr) return Status(PMIX_ERR_BAD_PARAM);
+    } else {
+      if (a.index >= fds.size() || !fds[a.index].valid()) return Status(PMIX_ERR_BAD_PARAM);
+      ptl::Fd fd = std::move(fds[a.index]);  // used once
+      if (!module.ok()) return Status(PMIX_ERR_NOT_SUPPORTED);
+      auto attached =
+          (cache != nullptr ? cache : &local)->Attach(*module, std::move(fd), static_cast<size_t>(a.size));
+      PMIX_RETURN_IF_ERROR(attached.status());
+      region = std::move(*attached);
+      if (keep && a.serial != 0) to_keep.emplace_back(a.serial, region);
+    }
+    SharedBytes whole = Share(std::move(region));
     for (const auto& [offset, length] : a.extents)
       out.push_back(SharedBytes{std::shared_ptr<const uint8_t>(whole.data, whole.data.get() + offset),
                                 static_cast<size_t>(length)});
   }
+  if (cache != nullptr)
+    for (auto& [serial, region] : to_keep) cache->Keep(serial, std::move(region));
   if (inline_parts != nullptr) *inline_parts = inlined;
   return out;
 }

@@ -24,6 +24,9 @@ struct TypeCodec {
   size_t min_wire;      // fewest bytes one element takes on the wire (>= 1)
   pmix_status_t (*pack)(Writer& w, const void* element);
   pmix_status_t (*unpack)(Reader& r, void* element);
+  // The element owns no memory (integers, procs): one may be unpacked
+  // into plain storage and copied, with nothing to release on failure.
+  bool plain = false;
 };
 
 // The codec of `type`, or nullptr when the type is unknown or cannot be

@@ -49,7 +49,7 @@ pmix_status_t UnpackInt(Reader& r, void* element) {
 
 template <class T>
 constexpr TypeCodec Int(pmix_data_type_t type) {
-  return {type, sizeof(T), sizeof(T), &PackInt<T>, &UnpackInt<T>};
+  return {type, sizeof(T), sizeof(T), &PackInt<T>, &UnpackInt<T>, true};
 }
 
 pmix_status_t PackBool(Writer& w, const void* element) {

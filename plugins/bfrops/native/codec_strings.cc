@@ -168,7 +168,7 @@ constexpr TypeCodec kRows[] = {
     {PMIX_REGEX, sizeof(char*), 4, &PackString, &UnpackString},
     Bytes(PMIX_COMPRESSED_BYTE_OBJECT),
     {PMIX_PROC_NSPACE, sizeof(pmix_nspace_t), 4, &PackNspace, &UnpackNspace},
-    {PMIX_PROC, sizeof(pmix_proc_t), 8, &PackProcElement, &UnpackProcElement},
+    {PMIX_PROC, sizeof(pmix_proc_t), 8, &PackProcElement, &UnpackProcElement, true},
     {PMIX_ENVAR, sizeof(pmix_envar_t), 9, &PackEnvar, &UnpackEnvar},
 };
 

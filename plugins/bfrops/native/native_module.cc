@@ -79,10 +79,18 @@ pmix_status_t UnpackGroup(pmix_data_buffer_t* buffer, void* dest, int32_t* num_v
   NATIVE_TRY(r.Count(codec->min_wire, &n));
   if (n == 0) return PMIX_ERR_UNPACK_FAILURE;  // pack never writes empty groups
   if (n > static_cast<size_t>(*num_vals)) return PMIX_ERR_UNPACK_INADEQUATE_SPACE;
-  void* array = nullptr;
-  NATIVE_TRY(UnpackElements(r, *codec, n, &array));
-  std::memcpy(dest, array, n * codec->element_size);  // ownership moves to dest
-  std::free(array);
+  if (n == 1 && codec->plain && codec->element_size <= sizeof(pmix_proc_t)) {
+    // One element owning nothing (most message fields): no array to make.
+    alignas(pmix_proc_t) unsigned char one[sizeof(pmix_proc_t)] = {};
+    NATIVE_TRY(r.ChargeArray(1, codec->element_size));
+    NATIVE_TRY(codec->unpack(r, one));
+    std::memcpy(dest, one, codec->element_size);
+  } else {
+    void* array = nullptr;
+    NATIVE_TRY(UnpackElements(r, *codec, n, &array));
+    std::memcpy(dest, array, n * codec->element_size);  // ownership moves to dest
+    std::free(array);
+  }
   *num_vals = static_cast<int32_t>(n);
   buffer->unpack_ptr = const_cast<char*>(r.position());
   if (budget != nullptr) *budget = left;

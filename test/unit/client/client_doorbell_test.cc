@@ -66,6 +66,34 @@ TEST_F(ClientDoorbell, TheServersRingWakesTheWaiter) {
   server.join();
 }
 
+// Mail rung with an answer reaches its waiter whole; a later answer in
+// the same slot without mail leaves none; mail longer than a mailbox is
+// not rung at all, and a length word beyond a mailbox is refused.
+TEST_F(ClientDoorbell, MailComesWithItsAnswer) {
+  auto t = bell_->Acquire();
+  ASSERT_TRUE(t.has_value());
+  std::vector<uint8_t> mail(doorbell::kMailBytes);
+  for (size_t i = 0; i < mail.size(); ++i) mail[i] = static_cast<uint8_t>(i * 7);
+  std::vector<uint8_t> too_long(doorbell::kMailBytes + 1, 1);
+  EXPECT_FALSE(doorbell::Ring(server_page_->data(), *t, PMIX_SUCCESS, too_long));
+  std::thread server([&] {
+    std::this_thread::sleep_for(milliseconds(20));
+    EXPECT_TRUE(doorbell::Ring(server_page_->data(), *t, PMIX_SUCCESS, mail));
+  });
+  wire::Bytes got;
+  EXPECT_EQ(bell_->Await(*t, std::nullopt, &got).code(), PMIX_SUCCESS);
+  server.join();
+  EXPECT_EQ(got, mail);
+  auto u = bell_->Acquire();
+  ASSERT_TRUE(u.has_value());
+  ASSERT_EQ(u->slot, t->slot);
+  EXPECT_TRUE(doorbell::Ring(server_page_->data(), *u, PMIX_ERR_TIMEOUT));
+  EXPECT_EQ(bell_->Await(*u, std::nullopt, &got).code(), PMIX_ERR_TIMEOUT);
+  EXPECT_TRUE(got.empty());
+  doorbell::MailWord(server_page_->data(), u->slot).store(doorbell::kMailBytes + 1);
+  EXPECT_EQ(doorbell::Collect(server_page_->data(), u->slot, &got), PMIX_ERR_BAD_PARAM);
+}
+
 TEST_F(ClientDoorbell, DeliveriesAndFailuresReachOnlyTicketsInFlight) {
   auto a = bell_->Acquire(), b = bell_->Acquire();
   ASSERT_TRUE(a && b);

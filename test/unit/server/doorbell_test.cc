@@ -16,6 +16,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -25,6 +26,7 @@
 #include "src/wire/buffer.h"
 #include "src/wire/connection.h"
 #include "src/wire/proc_data.h"
+#include "src/wire/proc_data_region.h"
 #include "test/unit/server/in_process_server.h"
 #include "test/unit/server/raw_peer.h"
 
@@ -106,10 +108,12 @@ class Doorbells : public test_support::InProcessServer {
   }
 
   // Commits one key (kCommit as a client sends it), so that a collecting
-  // fence has a record to answer with.
-  void Commit(RawPeer& p, pmix_rank_t rank) {
+  // fence has a record to answer with (a large one, which the server
+  // shares in a modex chunk, when `value` is).
+  void Commit(RawPeer& p, pmix_rank_t rank, const std::string& value = "value",
+              const char* key = "bell.key") {
     wire::Infos kvs;
-    ASSERT_TRUE(kvs.Add("bell.key", "value", PMIX_STRING).ok());
+    ASSERT_TRUE(kvs.Add(key, value.c_str(), PMIX_STRING).ok());
     wire::Bytes record;
     ASSERT_TRUE(wire::AppendRecord(codec_, Rank(rank), kvs.view(), record).ok());
     wire::Writer w(codec_);
@@ -170,6 +174,56 @@ TEST_F(Doorbells, AnswersWithRecordsComeAsAFrameTaggedWithTheSeq) {
   EXPECT_EQ(r.Status(), PMIX_SUCCESS);
   EXPECT_NE(doorbell::Seq(page0->data(), t0.slot).load(), t0.seq) << "rung as well";
   EXPECT_EQ(ReplyStatus(one, 9, seconds(10)), PMIX_SUCCESS);
+}
+
+// The first answer with records in a modex chunk comes as a frame with
+// the chunk's descriptor and serial; once the client has it, later
+// answers whose records all lie in it come as mail naming it by serial:
+// no frame, no descriptor.
+TEST_F(Doorbells, RecordsInAChunkTheClientKeepsComeAsMail) {
+  RawPeer zero, one;
+  Join(zero, 0);
+  Join(one, 1);
+  std::unique_ptr<doorbell::Page> page0;
+  ASSERT_EQ(AskPage(zero, &page0), PMIX_SUCCESS);
+  Commit(one, 1, std::string(4096, 'x'));
+  doorbell::Ticket t0{5, 77};
+  SendFence(zero, 0, t0, /*collect=*/true);
+  SendFence(one, 9, std::nullopt, /*collect=*/true);
+  auto frame = zero.Recv(seconds(10));
+  ASSERT_TRUE(frame.has_value());
+  EXPECT_EQ(frame->tag, t0.seq);
+  ASSERT_EQ(ReplyStatus(one, 9, seconds(10)), PMIX_SUCCESS);
+  if (frame->fds.empty()) GTEST_SKIP() << "no shared modex chunks on this system";
+  wire::Reader r(codec_, frame->payload);
+  ASSERT_EQ(r.Status(), PMIX_SUCCESS);
+  ASSERT_EQ(r.U32(), 1u);  // one region
+  std::string medium = r.String();
+  EXPECT_EQ(r.U32(), 0u);  // its descriptor
+  uint64_t serial = r.U64();
+  EXPECT_NE(serial, 0u);
+  uint64_t size = r.U64();
+  ASSERT_TRUE(r.status().ok());
+
+  Commit(one, 1, std::string(4096, 'y'), "bell.key2");  // a new key: a record of its own
+  doorbell::Ticket t1{6, 78};
+  SendFence(zero, 0, t1, /*collect=*/true);
+  SendFence(one, 10, std::nullopt, /*collect=*/true);
+  ASSERT_EQ(ReplyStatus(one, 10, seconds(10)), PMIX_SUCCESS);
+  ASSERT_EQ(Rung(*page0, t1), PMIX_SUCCESS);
+  std::vector<uint8_t> mail;
+  ASSERT_EQ(doorbell::Collect(page0->data(), t1.slot, &mail), PMIX_SUCCESS);
+  ASSERT_FALSE(mail.empty());
+  wire::Reader m(codec_, mail);
+  EXPECT_EQ(m.U32(), 0u);  // nothing to forget
+  EXPECT_EQ(m.U32(), 1u);  // one region
+  EXPECT_EQ(m.String(), medium);
+  EXPECT_EQ(m.U32(), wire::kKept);
+  EXPECT_EQ(m.U64(), serial);
+  EXPECT_EQ(m.U64(), size);
+  EXPECT_GE(m.U32(), 1u);  // extents
+  EXPECT_TRUE(m.status().ok());
+  EXPECT_FALSE(zero.Recv(milliseconds(200)).has_value()) << "no frame";
 }
 
 TEST_F(Doorbells, AFailedFenceIsRungWithItsStatus) {

@@ -183,11 +183,11 @@ TEST_F(ProcDataRegionTest, BadAnnouncementsAreRefused) {
   ASSERT_NE(region, nullptr);
   const uint64_t size = records_.size();
   auto announce = [&](const char* medium, uint32_t index, uint64_t bytes) {
-    return Reply([=](Writer& w) { w.U32(1).String(medium).U32(index).U64(bytes).U32(1).U64(0).U64(size); });
+    return Reply([=](Writer& w) { w.U32(1).String(medium).U32(index).U64(0).U64(bytes).U32(1).U64(0).U64(size); });
   };
   auto extents = [&](std::vector<std::pair<uint64_t, uint64_t>> list) {
     return Reply([=](Writer& w) {
-      w.U32(1).String("shmem").U32(0).U64(size).U32(static_cast<uint32_t>(list.size()));
+      w.U32(1).String("shmem").U32(0).U64(0).U64(size).U32(static_cast<uint32_t>(list.size()));
       for (auto [offset, length] : list) w.U64(offset).U64(length);
     });
   };
@@ -207,16 +207,19 @@ TEST_F(ProcDataRegionTest, BadAnnouncementsAreRefused) {
       {"a module without regions", announce("hash", 0, size), 1, PMIX_ERR_NOT_SUPPORTED},
       {"one descriptor for two regions",
        Reply([&](Writer& w) {
-         w.U32(2).String("shmem").U32(0).U64(size).U32(1).U64(0).U64(size);
-         w.String("shmem").U32(0).U64(size).U32(1).U64(0).U64(size);
+         w.U32(2).String("shmem").U32(0).U64(0).U64(size).U32(1).U64(0).U64(size);
+         w.String("shmem").U32(0).U64(0).U64(size).U32(1).U64(0).U64(size);
        }),
        2, PMIX_ERR_BAD_PARAM},
       {"more regions than descriptors",
        Reply([&](Writer& w) {
-         w.U32(2).String("shmem").U32(0).U64(size).U32(1).U64(0).U64(size);
-         w.String("shmem").U32(1).U64(size).U32(1).U64(0).U64(size);
+         w.U32(2).String("shmem").U32(0).U64(0).U64(size).U32(1).U64(0).U64(size);
+         w.String("shmem").U32(1).U64(0).U64(size).U32(1).U64(0).U64(size);
        }),
        1, PMIX_ERR_BAD_PARAM},
+      {"a kept region, with no cache to keep it",
+       Reply([&](Writer& w) { w.U32(1).String("shmem").U32(kKept).U64(5).U64(size).U32(1).U64(0).U64(size); }), 0,
+       PMIX_ERR_BAD_PARAM},
       {"no extent", extents({}), 1, PMIX_ERR_BAD_PARAM},
       {"an empty extent", extents({{0, 0}}), 1, PMIX_ERR_BAD_PARAM},
       {"an extent past the end", extents({{1, size}}), 1, PMIX_ERR_BAD_PARAM},
@@ -235,12 +238,12 @@ TEST_F(ProcDataRegionTest, BadAnnouncementsAreRefused) {
   // More extents announced than the body holds, and cut fields: the
   // reader's error.
   {
-    auto lie = Reply([&](Writer& w) { w.U32(1).String("shmem").U32(0).U64(size).U32(1000).U64(0).U64(1); });
+    auto lie = Reply([&](Writer& w) { w.U32(1).String("shmem").U32(0).U64(0).U64(size).U32(1000).U64(0).U64(1); });
     std::vector<ptl::Fd> one_fd;
     one_fd.push_back(Dup(region->fd()));
     EXPECT_FALSE(Unpack(lie, one_fd).ok());
   }
-  auto cut = Reply([&](Writer& w) { w.U32(1).String("shmem").U32(0).U64(size).U32(1).U64(0); });
+  auto cut = Reply([&](Writer& w) { w.U32(1).String("shmem").U32(0).U64(0).U64(size).U32(1).U64(0); });
   std::vector<ptl::Fd> fds;
   fds.push_back(Dup(region->fd()));
   EXPECT_FALSE(Unpack(cut, fds).ok());
@@ -255,7 +258,7 @@ TEST_F(ProcDataRegionTest, AnUnsealedMemfdIsRefused) {
   ASSERT_EQ(::pwrite(memfd.get(), records_.data(), records_.size(), 0),
             static_cast<ssize_t>(records_.size()));
   auto payload = Reply([&](Writer& w) {
-    w.U32(1).String("shmem").U32(0).U64(records_.size()).U32(1).U64(0).U64(records_.size());
+    w.U32(1).String("shmem").U32(0).U64(0).U64(records_.size()).U32(1).U64(0).U64(records_.size());
   });
   std::vector<ptl::Fd> fds;
   fds.push_back(Dup(memfd.get()));
@@ -310,7 +313,7 @@ TEST_F(ProcDataRegionTest, ExtentsOfAPublishedRegionAreMappedOncePerFile) {
   const RecordRef& two = (*refs)[1];
   std::memcpy(builder->bytes().data() + 4096, records_.data() + two.offset, two.size);
   std::memcpy(builder->bytes().data() + 8192, records_.data() + one.offset, one.size);
-  RegionRecords region{builder->fd(), module_, builder->size(), {{4096, two.size}, {8192, one.size}}};
+  RegionRecords region{builder->fd(), 0, module_, builder->size(), {{4096, two.size}, {8192, one.size}}};
   auto payload = Reply([&](Writer& w) { ASSERT_TRUE(PackRecords(w, std::span<const RegionRecords>(&region, 1)).ok()); });
   RegionCache cache;
   std::vector<ptl::Fd> fds;
@@ -328,7 +331,7 @@ TEST_F(ProcDataRegionTest, ExtentsOfAPublishedRegionAreMappedOncePerFile) {
   // The maker appends a record after the reader mapped the region; a
   // second reply names it: the same mapping serves it.
   std::memcpy(builder->bytes().data() + 65536, records_.data() + two.offset, two.size);
-  RegionRecords later{builder->fd(), module_, builder->size(), {{65536, two.size}}};
+  RegionRecords later{builder->fd(), 0, module_, builder->size(), {{65536, two.size}}};
   auto payload2 = Reply([&](Writer& w) { ASSERT_TRUE(PackRecords(w, std::span<const RegionRecords>(&later, 1)).ok()); });
   fds.clear();
   fds.push_back(Dup(builder->fd()));
@@ -349,7 +352,7 @@ TEST_F(ProcDataRegionTest, ExtentsOfAPublishedRegionAreMappedOncePerFile) {
   got2->clear();
   EXPECT_EQ(cache.size(), 0u);
   // The same file announced with another size is refused.
-  RegionRecords lying{builder->fd(), module_, builder->size() - 4096, {{0, 16}}};
+  RegionRecords lying{builder->fd(), 0, module_, builder->size() - 4096, {{0, 16}}};
   auto payload3 = Reply([&](Writer& w) { ASSERT_TRUE(PackRecords(w, std::span<const RegionRecords>(&lying, 1)).ok()); });
   fds.clear();
   fds.push_back(Dup(builder->fd()));
@@ -358,21 +361,87 @@ TEST_F(ProcDataRegionTest, ExtentsOfAPublishedRegionAreMappedOncePerFile) {
   EXPECT_EQ(UnpackRecords(r3, payload3, fds, &cache).status().code(), PMIX_ERR_BAD_PARAM);
 }
 
+// A region sent with a serial is kept under it when the receiver says
+// so; a later reply names it by serial alone (no descriptor) until the
+// receiver forgets it, and a serial once forgotten is never kept again.
+TEST_F(ProcDataRegionTest, KeptRegionsAreNamedBySerialUntilForgotten) {
+  NeedRegions();
+  auto builder = gds::RegionBuilder::Create(module_, records_.size());
+  ASSERT_TRUE(builder.ok());
+  std::memcpy(builder->bytes().data(), records_.data(), records_.size());
+  auto sealed = std::move(*builder).Seal();
+  ASSERT_TRUE(sealed.ok());
+  const uint64_t serial = 41;
+  RegionRecords sent{sealed->fd(), serial, module_, sealed->size(), {{0, records_.size()}}};
+  RegionCache cache;
+  auto unpack = [&](const RegionRecords& region, std::vector<ptl::Fd>& fds, bool keep) {
+    auto payload = Reply([&](Writer& w) { ASSERT_TRUE(PackRecords(w, std::span<const RegionRecords>(&region, 1)).ok()); });
+    Reader r(codec_, *payload);
+    EXPECT_EQ(r.Status(), PMIX_SUCCESS);
+    return UnpackRecords(r, payload, fds, &cache, nullptr, keep);
+  };
+  RegionRecords named = sent;
+  named.fd = -1;
+  std::vector<ptl::Fd> none;
+  // Not kept yet: naming it is refused.
+  EXPECT_EQ(unpack(named, none, false).status().code(), PMIX_ERR_BAD_PARAM);
+  {
+    std::vector<ptl::Fd> fds;
+    fds.push_back(Dup(sealed->fd()));
+    auto got = unpack(sent, fds, /*keep=*/false);
+    ASSERT_TRUE(got.ok()) << PMIx_Error_string(got.status().code());
+    EXPECT_EQ(cache.kept(), 0u) << "kept only when the receiver says so";
+    fds.push_back(Dup(sealed->fd()));
+    fds.erase(fds.begin());
+    got = unpack(sent, fds, /*keep=*/true);
+    ASSERT_TRUE(got.ok()) << PMIx_Error_string(got.status().code());
+    EXPECT_EQ(cache.kept(), 1u);
+  }
+  // Nothing else refers to the mapping now: the cache keeps it.
+  auto got = unpack(named, none, false);
+  ASSERT_TRUE(got.ok()) << PMIx_Error_string(got.status().code());
+  EXPECT_EQ(Concat(*got), records_);
+  // Named with another size, or by a serial never sent: refused.
+  RegionRecords resized = named;
+  resized.size -= 1;
+  resized.extents = {{0, 1}};
+  EXPECT_EQ(unpack(resized, none, false).status().code(), PMIX_ERR_BAD_PARAM);
+  RegionRecords unknown = named;
+  unknown.serial = serial + 1;
+  EXPECT_EQ(unpack(unknown, none, false).status().code(), PMIX_ERR_BAD_PARAM);
+  // Without a cache there is nothing to name.
+  {
+    auto payload = Reply([&](Writer& w) { ASSERT_TRUE(PackRecords(w, std::span<const RegionRecords>(&named, 1)).ok()); });
+    EXPECT_EQ(Unpack(payload, none).status().code(), PMIX_ERR_BAD_PARAM);
+  }
+  // Forgotten: the mapping goes with what still refers to it, and a late
+  // reply carrying the region again does not bring it back.
+  cache.Forget(serial);
+  EXPECT_EQ(cache.kept(), 0u);
+  EXPECT_EQ(unpack(named, none, false).status().code(), PMIX_ERR_BAD_PARAM);
+  std::vector<ptl::Fd> fds;
+  fds.push_back(Dup(sealed->fd()));
+  EXPECT_TRUE(unpack(sent, fds, /*keep=*/true).ok());
+  EXPECT_EQ(cache.kept(), 0u);
+}
+
 TEST_F(ProcDataRegionTest, ExtentsMustLieInTheirRegion) {
   Writer w(codec_);
   pmix_gds_module_t fake{};
   fake.name = "shmem";
   std::vector<RegionRecords> bad = {
-      {3, &fake, 100, {}},
-      {3, &fake, 100, {{0, 0}}},
-      {3, &fake, 100, {{50, 51}}},
-      {3, &fake, 100, {{101, 1}}},
+      {3, 0, &fake, 100, {}},
+      {3, 0, &fake, 100, {{0, 0}}},
+      {3, 0, &fake, 100, {{50, 51}}},
+      {3, 0, &fake, 100, {{101, 1}}},
   };
   for (const RegionRecords& region : bad)
     EXPECT_EQ(PackRecords(w, std::span<const RegionRecords>(&region, 1)).code(), PMIX_ERR_BAD_PARAM);
-  RegionRecords no_fd{-1, &fake, 100, {{0, 10}}};
+  RegionRecords no_fd{-1, 0, &fake, 100, {{0, 10}}};
   EXPECT_EQ(PackRecords(w, std::span<const RegionRecords>(&no_fd, 1)).code(), PMIX_ERR_NOT_SUPPORTED);
-  RegionRecords good{3, &fake, 100, {{0, 10}, {50, 50}}};
+  RegionRecords by_serial{-1, 7, &fake, 100, {{0, 10}}};
+  EXPECT_TRUE(PackRecords(w, std::span<const RegionRecords>(&by_serial, 1)).ok());
+  RegionRecords good{3, 0, &fake, 100, {{0, 10}, {50, 50}}};
   EXPECT_TRUE(PackRecords(w, std::span<const RegionRecords>(&good, 1)).ok());
 }
 
