@@ -12,11 +12,13 @@
 // A blocking fence called with a progress thread running is released
 // through the client's doorbell (client_doorbell.h): the request carries a
 // ticket, and the caller waits on its slot, which the server rings with
-// the status, or this client's progress thread fills when the answer came
-// as a frame tagged with the ticket (it holds records: data collection).
-// The caller writes that request on the socket itself when nothing it
-// posted before is still to be done; a barrier then takes no part of the
-// progress thread at all.
+// the status -- and, for collected records that all lie in modex chunks
+// this client keeps, mail naming them, which the caller reads itself --
+// or this client's progress thread fills when the answer came as a frame
+// tagged with the ticket (records inline or in chunks new to this client,
+// which it then keeps). The caller writes that request on the socket
+// itself when nothing it posted before is still to be done; a barrier or
+// a collect fence by mail then takes no part of the progress thread.
 //
 // PMIX_TIMEOUT (seconds): the server fails the fence with PMIX_ERR_TIMEOUT;
 // the client guards the same bound plus kGuardSlack, in case the server's

@@ -205,7 +205,7 @@ TEST_F(Doorbells, RecordsInAChunkTheClientKeepsComeAsMail) {
   uint64_t size = r.U64();
   ASSERT_TRUE(r.status().ok());
 
-  Commit(one, 1, std::string(4096, 'y'), "bell.key2");  // a new key: a record of its own
+  Commit(one, 1, std::string(4096, 'y'), "bell.key2");  // a new key: a record of its own (a repeated key merges on the heap)
   doorbell::Ticket t1{6, 78};
   SendFence(zero, 0, t1, /*collect=*/true);
   SendFence(one, 10, std::nullopt, /*collect=*/true);
