@@ -136,9 +136,12 @@ Result<std::vector<wire::RecordRef>> StoreRemoteData(Server& s,
   std::vector<wire::ProcData> jobs;
   std::vector<std::pair<pmix_proc_t, std::vector<std::string>>> hidden;
   for (const wire::RecordRef& ref : *refs) {
+    Namespace* ns = s.FindNamespace(ref.proc.nspace);
+    // Ours (a local process's own record, back from the host): what its
+    // client committed here is authoritative; not even decoded.
+    if (ref.proc.rank < PMIX_RANK_VALID && ns != nullptr && ns->IsLocal(ref.proc.rank)) continue;
     auto kvs = wire::DecodeKvs(*codec, ref.Kvs(blob));
     if (!kvs.ok()) return kvs.status();
-    Namespace* ns = s.FindNamespace(ref.proc.nspace);
     std::vector<std::string> names;
     auto marker = ParseHiddenKeys(kvs->view(), &names);
     if (!marker.ok()) return marker.status();
@@ -153,8 +156,6 @@ Result<std::vector<wire::RecordRef>> StoreRemoteData(Server& s,
       if (ns == nullptr) jobs.push_back(wire::ProcData{ref.proc, std::move(*kvs)});
     } else if (ref.proc.rank >= PMIX_RANK_VALID) {
       return Status(PMIX_ERR_BAD_PARAM);
-    } else if (ns != nullptr && ns->IsLocal(ref.proc.rank)) {
-      continue;  // ours: what its client committed here is authoritative
     } else {
       procs.push_back(Incoming{ref.proc, PMIX_GLOBAL, data, ref.offset, ref.size, std::move(*kvs)});
     }
