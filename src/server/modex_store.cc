@@ -293,14 +293,14 @@ void Store::Remove(const pmix_proc_t& proc) {
   std::string nspace(proc.nspace, ::strnlen(proc.nspace, PMIX_MAX_NSLEN));
   if (proc.rank != PMIX_RANK_WILDCARD) {
     auto it = procs_.find(Key{nspace, proc.rank});
-    if (it == procs_.end()) return;
-    procs_.erase(it);
-    return;
+    if (it != procs_.end()) procs_.erase(it);
+  } else {
+    auto first = procs_.lower_bound(Key{nspace, 0});
+    auto last = first;
+    while (last != procs_.end() && last->first.first == nspace) ++last;
+    procs_.erase(first, last);
   }
-  auto first = procs_.lower_bound(Key{nspace, 0});
-  auto last = first;
-  while (last != procs_.end() && last->first.first == nspace) ++last;
-  procs_.erase(first, last);
+  if (procs_.empty()) arena_.Retire();
 }
 
 }  // namespace pmix::server::modex

@@ -23,7 +23,8 @@
 // dropped (the same data sent again). Otherwise adding copies the record
 // once and reads copy bytes only.
 //
-// Sharing: a record of at least share_min() bytes is copied, when it is
+// Sharing: a record of at least share_min() bytes (by default every
+// record) is copied, when it is
 // added, into the store's arena (modex_arena.h: published regions of the
 // selected gds module with regions, a memfd for shmem), so that a fence
 // result can hand local clients the arena's descriptors and the records'
@@ -53,9 +54,12 @@
 
 namespace pmix::server::modex {
 
-// Records smaller than this travel inline: a place in the arena costs a
-// reader more than their bytes.
-inline constexpr size_t kShareMinBytes = size_t{1} << 10;
+// Records smaller than this stay on the heap. Every record is placed: a
+// fence whose records all lie in the arena is answered to a doorbell
+// client by mail (server_collective.h), which one small record kept
+// aside would turn back into a frame for every later fence; the commits
+// of one fence usually make one extent, however small they are.
+inline constexpr size_t kShareMinBytes = 0;
 
 class Store {
  public:
@@ -109,6 +113,8 @@ class Store {
   // The ranks of nspace that hold data, ascending.
   std::vector<pmix_rank_t> Ranks(std::string_view nspace) const;
   // Drops proc's data; rank PMIX_RANK_WILDCARD: every rank of its nspace.
+  // Once no data is left, the chunk being filled goes too (its descriptor
+  // with it).
   void Remove(const pmix_proc_t& proc);
   void Clear() {
     procs_.clear();

@@ -52,8 +52,9 @@ static const char kUsage[] =
     "  --tool CMD           run the tool CMD (split on spaces) beside the clients; it must exit 0\n"
     "  --report-uri FILE    the server writes its URI to FILE (PMIX_TCP_REPORT_URI)\n"
     "  --finalizes N        each client initializes and finalizes N times (default 1)\n"
-    "  --resources          print the server's descriptors and RSS before the clients\n"
-    "                       start and once they are gone (a 'resources' line)\n"
+    "  --resources          print the server's descriptors and RSS before the job is\n"
+    "                       registered and once it is deregistered, its clients gone\n"
+    "                       (a 'resources' line)\n"
     "  --update-job         once all clients connected, register the resource\n"
     "                       test.job.update=generation-2 (clients see it)\n"
     "  -v                   verbose\n"
@@ -396,7 +397,8 @@ static void MeasureResources(Resources *r) {
     r->rss_kib = SelfRssKib(&r->peak_kib);
 }
 
-/* Once every client is gone: the server closes a client's connection when
+/* Once every client is gone and the job deregistered (what its clients
+ * committed may hold descriptors until then): the server closes a client's connection when
  * it sees the end of the stream, which may come a little after the
  * process was reaped, so wait (at most 5 s) for the count to come down. */
 static void ReportResources(const Resources *before) {
@@ -441,10 +443,10 @@ static int RunHost(void) {
     }
     int bad = 0;
     Resources before = {0, 0, 0};
-    if (HostPeerStartReader() != 0 || HostRegisterJob() != 0 ||
-        (host_opts.extra_nspace && HostRegisterExtraJob() != 0))
-        bad = 1;
+    bad = HostPeerStartReader() != 0;
     MeasureResources(&before);
+    if (bad || HostRegisterJob() != 0 || (host_opts.extra_nspace && HostRegisterExtraJob() != 0))
+        bad = 1;
     if (bad || HostLaunchClients() != 0 || HostLaunchTool() != 0 || HostLaunchImpostor() != 0) {
         HostKillAll();
         HostKillTool();
@@ -454,7 +456,6 @@ static int RunHost(void) {
     }
     bad += HostWaitClients();
     if (HostWaitImpostor() != 0) ++bad;
-    if (host_opts.resources) ReportResources(&before);
     if (HostWaitTool() != 0) ++bad;
     /* Node 0 serves the peer's requests until the peer is done. */
     if (host_opts.node_id == 0 && host_opts.remote_procs > 0) {
@@ -467,6 +468,7 @@ static int RunHost(void) {
     HostPeerStopReader();
     if (HostDeregisterJob() != 0) ++bad;
     if (host_opts.extra_nspace) HostDeregisterExtraJob();
+    if (host_opts.resources) ReportResources(&before);
     bad += CheckUpcalls();
     /* The verdict is printed before PMIx_server_finalize, so a crash there
      * (OpenPMIx 4.2.2 sometimes does after clients were killed) still

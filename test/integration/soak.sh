@@ -31,16 +31,17 @@ soak=$clients/client_soak
 check_rss=1
 case ${PMIXX_SANITIZERS:-} in *address*) check_rss=0 ;; esac
 
-# resources NAME [FDS]: the host's descriptors must be back to where they
-# were before the clients started (or to FDS: the flood starts before the
-# host has measured), and its RSS within the bound.
+# resources NAME [FDS]: once the clients are gone and the job deregistered,
+# the host's descriptors must be back to where they were before the job
+# was registered (or to FDS: the flood starts before the host has
+# measured), and its RSS within the bound.
 resources() {
     line=$(grep ": resources fds " "$work/$1.out")
     [ -n "$line" ] || { fail "$1: no resources line"; return; }
     want=${2:-}
     set -- "$1" $(echo "$line" | sed 's/.*fds \([0-9-]*\) -> \([0-9-]*\) rss_kib \([0-9-]*\) -> \([0-9-]*\) peak_kib \([0-9-]*\)/\1 \2 \3 \4 \5/')
     [ "${want:-$2}" = "$3" ] ||
-        fail "$1: the server has $3 descriptors open after the clients, ${want:-$2} before"
+        fail "$1: the server has $3 descriptors open after the job, ${want:-$2} before"
     [ -n "$want" ] || baseline_fds=$2
     if [ "$check_rss" = 1 ] && [ $(($5 - $4)) -gt "$SOAK_RSS_GROWTH_KIB" ]; then
         fail "$1: the server's RSS grew from $4 to $5 KiB (bound: +$SOAK_RSS_GROWTH_KIB KiB)"

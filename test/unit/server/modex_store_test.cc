@@ -281,6 +281,29 @@ TEST_F(ModexStoreTest, LargeRecordsArePlacedInTheArena) {
   EXPECT_EQ(std::string((*v)->data.string), std::string(200, 'y'));
 }
 
+// Every record is shared by default, however small; once the last data
+// is removed, no chunk is left (nor its descriptor).
+TEST_F(ModexStoreTest, EveryRecordIsPlacedAndTheLastRemovalFreesTheChunk) {
+  auto module = gds::RegionModule();
+  ASSERT_TRUE(module.ok());
+  if (*module == nullptr || (*module)->region_publish == nullptr)
+    GTEST_SKIP() << "no gds module publishes regions here";
+  Store store;
+  pmix_proc_t p = P("ns", 1), q = P("other", 0);
+  wire::Infos tiny = Kvs({{"t", "x"}});
+  ASSERT_TRUE(store.Add(p, PMIX_GLOBAL, Encode(p, tiny), tiny.view()).ok());
+  ASSERT_TRUE(store.Add(q, PMIX_GLOBAL, Encode(q, tiny), tiny.view()).ok());
+  size_t placed = 0;
+  store.ForEach(p, PMIX_GDS_VIEW_LOCAL, [&](std::span<const uint8_t>, const std::shared_ptr<const Arena::Chunk>& c,
+                                            size_t) { placed += c != nullptr; });
+  EXPECT_EQ(placed, 1u);
+  EXPECT_EQ(store.chunks(), 1u);
+  store.Remove(P("ns", PMIX_RANK_WILDCARD));
+  EXPECT_EQ(store.chunks(), 1u) << "another namespace's record still lies in it";
+  store.Remove(q);
+  EXPECT_EQ(store.chunks(), 0u);
+}
+
 // A record larger than a chunk gets one of its own; at most max_chunks
 // chunks live at a time, past that records stay on the heap (and read
 // back the same); a chunk goes with its last record once it is no longer
