@@ -78,6 +78,13 @@ class Doorbells : public test_support::InProcessServer {
     return PMIX_SUCCESS;
   }
 
+  // Ranks 0 and 1 joined, rank 0 with its doorbell page.
+  void JoinBothWithPage(RawPeer& zero, RawPeer& one, std::unique_ptr<doorbell::Page>* page0) {
+    Join(zero, 0);
+    Join(one, 1);
+    ASSERT_EQ(AskPage(zero, page0), PMIX_SUCCESS);
+  }
+
   // A fence over the whole job (collecting data when `collect`), with a
   // ticket unless nullopt.
   void SendFence(RawPeer& p, uint32_t tag, std::optional<doorbell::Ticket> ticket,
@@ -157,10 +164,8 @@ TEST_F(Doorbells, BarriersAreRungWithoutAFrame) {
 
 TEST_F(Doorbells, AnswersWithRecordsComeAsAFrameTaggedWithTheSeq) {
   RawPeer zero, one;
-  Join(zero, 0);
-  Join(one, 1);
   std::unique_ptr<doorbell::Page> page0;
-  ASSERT_EQ(AskPage(zero, &page0), PMIX_SUCCESS);
+  ASSERT_NO_FATAL_FAILURE(JoinBothWithPage(zero, one, &page0));
   Commit(one, 1);
   doorbell::Ticket t0{5, 77};
   SendFence(zero, 0, t0);
@@ -182,10 +187,8 @@ TEST_F(Doorbells, AnswersWithRecordsComeAsAFrameTaggedWithTheSeq) {
 // no frame, no descriptor.
 TEST_F(Doorbells, RecordsInAChunkTheClientKeepsComeAsMail) {
   RawPeer zero, one;
-  Join(zero, 0);
-  Join(one, 1);
   std::unique_ptr<doorbell::Page> page0;
-  ASSERT_EQ(AskPage(zero, &page0), PMIX_SUCCESS);
+  ASSERT_NO_FATAL_FAILURE(JoinBothWithPage(zero, one, &page0));
   Commit(one, 1, std::string(4096, 'x'));
   doorbell::Ticket t0{5, 77};
   SendFence(zero, 0, t0, /*collect=*/true);
