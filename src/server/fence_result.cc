@@ -124,6 +124,17 @@ const gds::Region* FenceResult::Combined() {
   return combined_.get();
 }
 
+// The regions' fields with each region named by serial alone (no
+// descriptor); nullptr when they cannot be packed.
+std::shared_ptr<const wire::Bytes> FenceResult::NamedBySerial(const pmix_bfrops_module_t* codec) const {
+  std::vector<wire::RegionRecords> named = regions_;
+  for (wire::RegionRecords& region : named) region.fd = -1;
+  wire::Writer w(codec);
+  if (!wire::PackRecords(w, named).ok()) return nullptr;
+  auto bytes = w.Take();
+  return bytes.ok() ? std::make_shared<const wire::Bytes>(std::move(*bytes)) : nullptr;
+}
+
 // For a Unix-socket peer speaking the default codec; an empty body when
 // nothing can be shared.
 Answer FenceResult::Shared(const pmix_bfrops_module_t* codec) {
@@ -135,9 +146,8 @@ Answer FenceResult::Shared(const pmix_bfrops_module_t* codec) {
       std::shared_ptr<const wire::Bytes> rest = Rest();
       Answer a{wire::Body(std::move(*head), rest)};
       for (const wire::RegionRecords& region : regions_) a.fds.push_back(region.fd);
-      a.shared = regions_;
-      a.chunks.assign(chunks_.begin(), chunks_.end());
-      a.all_shared = rest->empty();
+      for (size_t i = 0; i < regions_.size(); ++i) a.shared.push_back({regions_[i].serial, chunks_[i]});
+      if (rest->empty()) a.mail = NamedBySerial(codec);
       return a;
     }
   }

@@ -59,6 +59,7 @@ class FenceResult {
   // One region of every local record (nullptr when it cannot be had).
   const gds::Region* Combined();
   Answer Shared(const pmix_bfrops_module_t* codec);
+  std::shared_ptr<const wire::Bytes> NamedBySerial(const pmix_bfrops_module_t* codec) const;
 
   wire::Bytes remote_;
   // The local participants' records, in order, and whether each lies in

@@ -90,28 +90,27 @@ void AnswerOne(Peer& peer, const Contribution& c, const Answer& a, std::vector<p
     // The client keeps the chunks it carries (client_fence.cc).
     bool with_fds = !fds.empty();
     if (peer.conn->SendBody(c.request.type, c.ticket->seq, a.body, 0, std::move(fds)).ok() && with_fds)
-      for (size_t i = 0; i < a.shared.size() && i < a.chunks.size(); ++i)
-        peer.kept_regions[a.shared[i].serial] = a.chunks[i];
+      for (const Answer::SharedChunk& shared : a.shared) peer.kept_regions[shared.serial] = shared.chunk;
   }
 }
 
 bool Mail(Peer& peer, const wire::doorbell::Ticket& ticket, const Answer& a) {
-  if (!a.all_shared || a.shared.empty() || peer.doorbell == nullptr) return false;
-  std::vector<wire::RegionRecords> named = a.shared;
-  for (wire::RegionRecords& region : named) {
-    auto it = peer.kept_regions.find(region.serial);
+  if (a.mail == nullptr || a.shared.empty() || peer.doorbell == nullptr) return false;
+  for (const Answer::SharedChunk& shared : a.shared) {
+    auto it = peer.kept_regions.find(shared.serial);
     if (it == peer.kept_regions.end() || it->second.expired()) return false;
-    region.fd = -1;
   }
   std::vector<uint64_t> gone;
   for (const auto& [serial, chunk] : peer.kept_regions)
     if (chunk.expired()) gone.push_back(serial);
+  // The chunks to forget, then the records' fields (packed once).
   wire::Writer w(peer.conn->codec());
   w.U32(static_cast<uint32_t>(gone.size()));
   for (uint64_t serial : gone) w.U64(serial);
-  if (!wire::PackRecords(w, named).ok()) return false;
   auto mail = w.Take();
-  if (!mail.ok() || !wire::doorbell::Ring(peer.doorbell->data(), ticket, PMIX_SUCCESS, *mail)) return false;
+  if (!mail.ok()) return false;
+  mail->insert(mail->end(), a.mail->begin(), a.mail->end());
+  if (!wire::doorbell::Ring(peer.doorbell->data(), ticket, PMIX_SUCCESS, *mail)) return false;
   for (uint64_t serial : gone) peer.kept_regions.erase(serial);
   return true;
 }

@@ -60,14 +60,18 @@ struct Answer {
   // Set when the body is nothing but this status: what a doorbell rings
   // (Contribution::ticket) instead of a frame.
   std::optional<pmix_status_t> status_only = {};
-  // The shared chunks whose descriptors `fds` are (each fd as sent, with
-  // its serial), and the chunks themselves: a doorbell peer keeps them
-  // (Peer::kept_regions). When every record lies in them (all_shared), a
-  // doorbell peer keeping them all is answered by mail naming them (no
-  // frame, no descriptor: wire/doorbell.h).
-  std::vector<wire::RegionRecords> shared = {};
-  std::vector<std::shared_ptr<const void>> chunks = {};
-  bool all_shared = false;
+  // The shared chunks whose descriptors `fds` are (serial, and the chunk
+  // itself): a doorbell peer keeps them (Peer::kept_regions).
+  struct SharedChunk {
+    uint64_t serial = 0;
+    std::shared_ptr<const void> chunk;
+  };
+  std::vector<SharedChunk> shared = {};
+  // When every record lies in those chunks: the records' fields naming
+  // the chunks by serial (wire/proc_data_region.h, packed once), which a
+  // doorbell peer keeping them all gets as mail instead of a frame
+  // (wire/doorbell.h). nullptr otherwise.
+  std::shared_ptr<const wire::Bytes> mail = {};
 };
 // The answer for a contributor speaking `codec` whose connection can
 // (fds_ok) or cannot carry descriptors.
