@@ -35,15 +35,15 @@ Status PeerData::Add(const pmix_bfrops_module_t* codec, std::span<const wire::Sh
   std::vector<wire::ProcData> found;
   for (const wire::SharedBytes& part : parts) {
     std::span<const uint8_t> records = part.bytes();
-    auto refs = wire::IndexRecords(codec, records);
+    auto refs = wire::IndexRecords(records);
     if (!refs.ok()) return refs.status();
     for (const wire::RecordRef& ref : *refs) {
-      if (ref.proc.rank == PMIX_RANK_WILDCARD) {
-        if (PMIx_Check_nspace(ref.proc.nspace, self.nspace)) continue;
+      if (ref.rank == PMIX_RANK_WILDCARD) {
+        if (ref.nspace == NspaceOf(self)) continue;
         auto kvs = wire::DecodeKvs(codec, ref.Kvs(records));
         if (!kvs.ok()) return kvs.status();
-        found.push_back(wire::ProcData{ref.proc, std::move(*kvs)});
-      } else if (ref.proc.rank >= PMIX_RANK_VALID) {
+        found.push_back(wire::ProcData{ref.Proc(), std::move(*kvs)});
+      } else if (ref.rank >= PMIX_RANK_VALID) {
         return PMIX_ERR_BAD_PARAM;
       }
     }
@@ -59,8 +59,8 @@ Status PeerData::Add(const pmix_bfrops_module_t* codec, std::span<const wire::Sh
     std::vector<Touched> touched;
     for (size_t i = 0; i < parts.size(); ++i) {
       for (const wire::RecordRef& ref : indexed[i]) {
-        if (ref.proc.rank == PMIX_RANK_WILDCARD || PMIx_Check_procid(&ref.proc, &self)) continue;
-        File(EntryFor(NspaceOf(ref.proc), ref.proc.rank), Span{codec, parts[i].data, ref.kvs_offset, ref.kvs_size},
+        if (ref.rank == PMIX_RANK_WILDCARD || (ref.rank == self.rank && ref.nspace == NspaceOf(self))) continue;
+        File(EntryFor(ref.nspace, ref.rank), Span{codec, parts[i].data, ref.kvs_offset, ref.kvs_size},
              touched);
       }
     }
@@ -110,20 +110,20 @@ void PeerData::FrameDeferred() {
   std::vector<Touched> touched;
   for (const Part& part : deferred_) {
     std::span<const uint8_t> records = part.bytes.bytes();
-    Status indexed = wire::IndexRecords(part.codec, records, scratch_);
+    Status indexed = wire::IndexRecords(records, scratch_);
     if (!indexed.ok()) {
       output::Error("client", "shared process data is malformed (%s): %zu bytes dropped",
                     PMIx_Error_string(indexed.code()), records.size());
       continue;
     }
     for (const wire::RecordRef& ref : scratch_) {
-      if (ref.proc.rank >= PMIX_RANK_VALID) {
-        output::Error("client", "shared process data of %s holds a record of no process rank: dropped",
-                      ref.proc.nspace);
+      if (ref.rank >= PMIX_RANK_VALID) {
+        output::Error("client", "shared process data of %.*s holds a record of no process rank: dropped",
+                      static_cast<int>(ref.nspace.size()), ref.nspace.data());
         continue;
       }
-      if (PMIx_Check_procid(&ref.proc, &self_)) continue;
-      File(EntryFor(NspaceOf(ref.proc), ref.proc.rank),
+      if (ref.rank == self_.rank && ref.nspace == NspaceOf(self_)) continue;
+      File(EntryFor(ref.nspace, ref.rank),
            Span{part.codec, part.bytes.data, ref.kvs_offset, ref.kvs_size}, touched);
     }
   }
@@ -174,7 +174,7 @@ bool PeerData::AnyPending(const pmix_proc_t& proc) const {
 Status PeerData::Index(const Key& who, Entry& e) {
   Status first;
   for (const Span& record : e.pending) {
-    auto kvs = wire::IndexKvs(record.codec, record.bytes());
+    auto kvs = wire::IndexKvs(record.bytes());
     if (!kvs.ok()) {
       if (first.ok()) first = kvs.status();
       output::Error("client", "the data of %s:%u is malformed (%s): dropped", who.first.c_str(),
@@ -182,7 +182,7 @@ Status PeerData::Index(const Key& who, Entry& e) {
       continue;
     }
     for (wire::KvRef& kv : *kvs)
-      e.values[std::move(kv.key)] =
+      e.values[std::string(kv.key)] =
           Span{record.codec, record.blob, record.offset + kv.value_offset, kv.value_size};
   }
   e.pending.clear();

@@ -52,7 +52,7 @@ Result<const pmix_bfrops_module_t*> Codec() { return bfrops::DefaultCodec(); }
 Result<wire::Infos> Decode(std::span<const uint8_t> record) {
   auto codec = Codec();
   if (!codec.ok()) return codec.status();
-  auto refs = wire::IndexRecords(*codec, record);
+  auto refs = wire::IndexRecords(record);
   if (!refs.ok()) return refs.status();
   if (refs->size() != 1) return Status(PMIX_ERR_UNPACK_FAILURE);
   return wire::DecodeKvs(*codec, (*refs)[0].Kvs(record));

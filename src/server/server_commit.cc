@@ -4,8 +4,9 @@
 //
 // kCommit body (one-way), in the connection's codec:
 //   u32 n, then n x (u32 scope, u64 size), then the n records
-//   (wire/proc_data.h), `size` bytes each, one per scope group in put order,
-//   each a record of the committing process.
+//   (wire/proc_data.h: their framing is fixed, their values in the
+//   connection's codec), `size` bytes each, one per scope group in put
+//   order, each a record of exactly the committing process.
 // Every record is decoded once here, to validate it and to index its keys;
 // it is then stored as it came (in the default codec; re-encoded only when
 // the connection speaks another codec or a record carries keys a client
@@ -68,9 +69,12 @@ Result<Incoming> ParseGroup(const pmix_bfrops_module_t* codec, const pmix_proc_t
   if (getrules::CheckPutScope(static_cast<pmix_scope_t>(scope)).code() != PMIX_SUCCESS ||
       scope == PMIX_INTERNAL)
     return Status(PMIX_ERR_BAD_PARAM);
-  auto refs = wire::IndexRecords(codec, bytes);
+  auto refs = wire::IndexRecords(bytes);
   if (!refs.ok()) return refs.status();
-  if (refs->size() != 1 || !PMIx_Check_procid(&(*refs)[0].proc, &who)) return Status(PMIX_ERR_BAD_PARAM);
+  // Exactly the committer's record (no wildcard rank standing for it).
+  if (refs->size() != 1 || (*refs)[0].rank != who.rank ||
+      (*refs)[0].nspace != std::string_view(who.nspace, ::strnlen(who.nspace, PMIX_MAX_NSLEN)))
+    return Status(PMIX_ERR_BAD_PARAM);
   auto kvs = wire::DecodeKvs(codec, (*refs)[0].Kvs(bytes));
   if (!kvs.ok()) return kvs.status();
   Incoming in{who, static_cast<pmix_scope_t>(scope), payload, offset, size, std::move(*kvs)};
@@ -129,35 +133,36 @@ Result<std::vector<wire::RecordRef>> StoreRemoteData(Server& s,
   std::span<const uint8_t> blob(*data);
   auto codec = bfrops::DefaultCodec();
   if (!codec.ok()) return codec.status();
-  auto refs = wire::IndexRecords(*codec, blob);
+  auto refs = wire::IndexRecords(blob);
   if (!refs.ok()) return refs.status();
   std::vector<wire::RecordRef> taken;
   std::vector<Incoming> procs;
   std::vector<wire::ProcData> jobs;
   std::vector<std::pair<pmix_proc_t, std::vector<std::string>>> hidden;
   for (const wire::RecordRef& ref : *refs) {
-    Namespace* ns = s.FindNamespace(ref.proc.nspace);
+    Namespace* ns = s.FindNamespace(ref.nspace);
     // Ours (a local process's own record, back from the host): what its
     // client committed here is authoritative; not even decoded.
-    if (ref.proc.rank < PMIX_RANK_VALID && ns != nullptr && ns->IsLocal(ref.proc.rank)) continue;
+    if (ref.rank < PMIX_RANK_VALID && ns != nullptr && ns->IsLocal(ref.rank)) continue;
+    const pmix_proc_t proc = ref.Proc();
     auto kvs = wire::DecodeKvs(*codec, ref.Kvs(blob));
     if (!kvs.ok()) return kvs.status();
     std::vector<std::string> names;
     auto marker = ParseHiddenKeys(kvs->view(), &names);
     if (!marker.ok()) return marker.status();
     if (*marker) {
-      if (ref.proc.rank >= PMIX_RANK_VALID) return Status(PMIX_ERR_BAD_PARAM);
-      if (ns == nullptr || !ns->IsLocal(ref.proc.rank)) hidden.emplace_back(ref.proc, std::move(names));
+      if (proc.rank >= PMIX_RANK_VALID) return Status(PMIX_ERR_BAD_PARAM);
+      if (ns == nullptr || !ns->IsLocal(proc.rank)) hidden.emplace_back(proc, std::move(names));
       continue;
     }
-    if (ref.proc.rank == PMIX_RANK_WILDCARD) {
+    if (proc.rank == PMIX_RANK_WILDCARD) {
       // Our own registration of a job is authoritative for its job data
       // (it holds this node's view: local peers etc.).
-      if (ns == nullptr) jobs.push_back(wire::ProcData{ref.proc, std::move(*kvs)});
-    } else if (ref.proc.rank >= PMIX_RANK_VALID) {
+      if (ns == nullptr) jobs.push_back(wire::ProcData{proc, std::move(*kvs)});
+    } else if (proc.rank >= PMIX_RANK_VALID) {
       return Status(PMIX_ERR_BAD_PARAM);
     } else {
-      procs.push_back(Incoming{ref.proc, PMIX_GLOBAL, data, ref.offset, ref.size, std::move(*kvs)});
+      procs.push_back(Incoming{proc, PMIX_GLOBAL, data, ref.offset, ref.size, std::move(*kvs)});
     }
     taken.push_back(ref);
   }

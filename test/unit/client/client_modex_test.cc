@@ -156,7 +156,7 @@ TEST_F(PeerDataTest, AMalformedBlobIsRefusedWhole) {
   wire::Bytes records;
   Record(records, P("job", 1), "k", "one");
   Record(records, P("other", PMIX_RANK_WILDCARD), "j", "their job");
-  auto refs = wire::IndexRecords(codec_, records);
+  auto refs = wire::IndexRecords(records);
   ASSERT_TRUE(refs.ok());
   for (size_t n = 1; n < records.size(); ++n) {
     if (n == (*refs)[0].size) continue;  // a whole first record: valid
@@ -179,7 +179,7 @@ TEST_F(PeerDataTest, ACorruptRecordIsDroppedAndLosesNothing) {
   // rank 2's record is fine.
   wire::Bytes records;
   Record(records, P("job", 1), "k", "replacement");
-  auto refs = wire::IndexRecords(codec_, records);
+  auto refs = wire::IndexRecords(records);
   ASSERT_TRUE(refs.ok());
   for (size_t i = (*refs)[0].kvs_offset; i < records.size(); ++i) records[i] = 0xee;
   Record(records, P("job", 2), "k", "two");

@@ -92,9 +92,9 @@ TEST_F(ModexIngestTest, EveryTruncatedCommitIsRefusedAndChangesNothing) {
 
 TEST_F(ModexIngestTest, ACorruptValueIsRefused) {
   wire::Bytes record = Record(me_, "a", "value");
-  auto refs = wire::IndexRecords(codec_, record);
+  auto refs = wire::IndexRecords(record);
   ASSERT_TRUE(refs.ok());
-  auto kvs = wire::IndexKvs(codec_, (*refs)[0].Kvs(record));
+  auto kvs = wire::IndexKvs((*refs)[0].Kvs(record));
   ASSERT_TRUE(kvs.ok());
   size_t at = (*refs)[0].kvs_offset + (*kvs)[0].value_offset;
   for (size_t i = 0; i < (*kvs)[0].value_size; ++i) record[at + i] = 0xfd;

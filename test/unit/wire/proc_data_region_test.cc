@@ -103,7 +103,7 @@ TEST_F(ProcDataRegionTest, InlineRecordsAreTheRestOfTheBody) {
   ASSERT_EQ(got->size(), 1u);
   EXPECT_EQ(inline_parts, 1u);
   EXPECT_EQ(Concat(*got), records_);
-  auto refs = IndexRecords(codec_, (*got)[0].bytes());
+  auto refs = IndexRecords((*got)[0].bytes());
   ASSERT_TRUE(refs.ok());
   EXPECT_EQ(refs->size(), 2u);
   // The bytes keep the payload alive.
@@ -131,7 +131,7 @@ TEST_F(ProcDataRegionTest, AnnouncingNothingIsRefused) {
 TEST_F(ProcDataRegionTest, RegionsAndInlineRecordsRoundTripAndOutliveTheirMaker) {
   NeedRegions();
   // Record one in a region, record two in another, a copy of both inline.
-  auto refs = IndexRecords(codec_, records_);
+  auto refs = IndexRecords(records_);
   ASSERT_TRUE(refs.ok());
   auto first = Sealed((*refs)[0].Record(records_));
   auto second = Sealed((*refs)[1].Record(records_));
@@ -154,7 +154,7 @@ TEST_F(ProcDataRegionTest, RegionsAndInlineRecordsRoundTripAndOutliveTheirMaker)
   EXPECT_EQ(std::vector<uint8_t>((*got)[0].bytes().begin(), (*got)[0].bytes().end()), records_);
   Bytes both = Concat(std::vector<SharedBytes>(got->begin() + 1, got->end()));
   EXPECT_EQ(both, records_);
-  auto in_region = IndexRecords(codec_, (*got)[2].bytes());
+  auto in_region = IndexRecords((*got)[2].bytes());
   ASSERT_TRUE(in_region.ok());
   ASSERT_EQ(in_region->size(), 1u);
   auto kvs = DecodeKvs(codec_, (*in_region)[0].Kvs((*got)[2].bytes()));
@@ -283,11 +283,11 @@ TEST_F(ProcDataRegionTest, TruncatedOrCorruptRecordsInARegionAreRefusedByTheirRe
   };
   auto cut = region_of(std::span<const uint8_t>(records_).first(records_.size() / 2));
   ASSERT_TRUE(cut.ok());
-  EXPECT_FALSE(IndexRecords(codec_, (*cut)[0].bytes()).ok());
+  EXPECT_FALSE(IndexRecords((*cut)[0].bytes()).ok());
   Bytes junk(4096, 0xff);
   auto bad = region_of(junk);
   ASSERT_TRUE(bad.ok());
-  EXPECT_FALSE(IndexRecords(codec_, (*bad)[0].bytes()).ok());
+  EXPECT_FALSE(IndexRecords((*bad)[0].bytes()).ok());
 }
 
 // A published region (server/modex_arena.h): its maker goes on appending
@@ -297,7 +297,7 @@ TEST_F(ProcDataRegionTest, TruncatedOrCorruptRecordsInARegionAreRefusedByTheirRe
 TEST_F(ProcDataRegionTest, ExtentsOfAPublishedRegionAreMappedOncePerFile) {
   NeedRegions();
   if (module_->region_publish == nullptr) GTEST_SKIP() << "the module cannot publish regions";
-  auto refs = IndexRecords(codec_, records_);
+  auto refs = IndexRecords(records_);
   ASSERT_TRUE(refs.ok());
   auto builder = gds::RegionBuilder::Create(module_, size_t{1} << 20);
   ASSERT_TRUE(builder.ok());
