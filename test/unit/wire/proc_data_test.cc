@@ -360,6 +360,29 @@ TEST_F(ProcDataTest, TranscodeToTheSameCodecKeepsTheBytes) {
   }
 }
 
+// Between different codecs only the values are re-encoded: a second module
+// with the same functions packs them the same, so the bytes come out equal.
+TEST_F(ProcDataTest, TranscodeReencodesOnlyTheValues) {
+  const pmix_bfrops_module_t other = *codec_;
+  Bytes blob = Record(P("ns", 1), "one", 40);
+  Bytes two = Record(P("other", PMIX_RANK_WILDCARD), "all", 0);
+  blob.insert(blob.end(), two.begin(), two.end());
+  auto moved = Transcode(codec_, &other, blob);
+  ASSERT_TRUE(moved.ok()) << PMIx_Error_string(moved.status().code());
+  EXPECT_EQ(*moved, blob);
+  // A value that does not decode fails the transcode; so does bad framing.
+  auto refs = IndexRecords(blob);
+  ASSERT_TRUE(refs.ok());
+  auto keys = IndexKvs((*refs)[0].Kvs(blob));
+  ASSERT_TRUE(keys.ok());
+  Bytes bad = blob;
+  size_t at = (*refs)[0].kvs_offset + (*keys)[0].value_offset;
+  for (size_t i = 0; i < (*keys)[0].value_size; ++i) bad[at + i] = 0xfe;
+  EXPECT_FALSE(Transcode(codec_, &other, bad).ok());
+  Bytes cut(blob.begin(), blob.end() - 1);
+  EXPECT_FALSE(Transcode(codec_, &other, cut).ok());
+}
+
 TEST_F(ProcDataTest, DecodedRecordsRoundTrip) {
   std::vector<ProcData> records(2);
   records[0].proc = P("ns", 0);
