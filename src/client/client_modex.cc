@@ -2,6 +2,7 @@
 // (client_modex.h).
 #include "src/client/client_modex.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -14,6 +15,21 @@ namespace {
 
 std::string_view NspaceOf(const pmix_proc_t& proc) {
   return std::string_view(proc.nspace, ::strnlen(proc.nspace, PMIX_MAX_NSLEN));
+}
+
+bool IsSelf(const wire::RecordRef& ref, const pmix_proc_t& self) {
+  return ref.rank == self.rank && ref.nspace == NspaceOf(self);
+}
+
+// Sorts by key, equal keys kept in their order. Most entries hold a few
+// keys: an insertion sort then, which allocates nothing.
+template <class Value>
+void SortStable(std::vector<Value>& values) {
+  constexpr size_t kInsertionMax = 32;
+  auto less = [](const Value& a, const Value& b) { return a.key < b.key; };
+  if (values.size() > kInsertionMax) return std::stable_sort(values.begin(), values.end(), less);
+  for (size_t i = 1; i < values.size(); ++i)
+    for (size_t j = i; j > 0 && less(values[j], values[j - 1]); --j) std::swap(values[j], values[j - 1]);
 }
 
 }  // namespace
@@ -59,7 +75,7 @@ Status PeerData::Add(const pmix_bfrops_module_t* codec, std::span<const wire::Sh
     std::vector<Touched> touched;
     for (size_t i = 0; i < parts.size(); ++i) {
       for (const wire::RecordRef& ref : indexed[i]) {
-        if (ref.rank == PMIX_RANK_WILDCARD || (ref.rank == self.rank && ref.nspace == NspaceOf(self))) continue;
+        if (ref.rank == PMIX_RANK_WILDCARD || IsSelf(ref, self)) continue;
         File(EntryFor(ref.nspace, ref.rank), Span{codec, parts[i].data, ref.kvs_offset, ref.kvs_size},
              touched);
       }
@@ -71,25 +87,25 @@ Status PeerData::Add(const pmix_bfrops_module_t* codec, std::span<const wire::Sh
   return Status();
 }
 
-PeerData::ProcMap::iterator PeerData::EntryFor(std::string_view nspace, pmix_rank_t rank) {
-  auto it = procs_.find(std::pair(nspace, rank));
-  if (it == procs_.end()) it = procs_.try_emplace(Key{std::string(nspace), rank}).first;
-  return it;
+PeerData::Slot PeerData::EntryFor(std::string_view nspace, pmix_rank_t rank) {
+  auto ns = procs_.find(nspace);
+  if (ns == procs_.end()) ns = procs_.try_emplace(std::string(nspace)).first;
+  return Slot{&ns->first, rank, &ns->second[rank]};
 }
 
-void PeerData::File(ProcMap::iterator it, Span record, std::vector<Touched>& touched) {
-  Entry& e = it->second;
+void PeerData::File(const Slot& slot, Span record, std::vector<Touched>& touched) {
+  Entry& e = *slot.entry;
   if (!e.touched) {
     e.touched = true;
-    touched.push_back({&it->first, &e, !e.pending.empty() || !e.values.empty()});
+    touched.push_back({slot, !e.pending.empty() || !e.values.empty()});
   }
   e.pending.push_back(std::move(record));
 }
 
 void PeerData::IndexReplaced(std::vector<Touched>& touched) {
   for (const Touched& t : touched) {
-    t.entry->touched = false;
-    if (t.held) Index(*t.who, *t.entry).ok();  // what is malformed is logged and dropped, as by a Get
+    t.slot.entry->touched = false;
+    if (t.held) Index(t.slot).ok();  // what is malformed is logged and dropped, as by a Get
   }
   touched.clear();
 }
@@ -110,21 +126,21 @@ void PeerData::FrameDeferred() {
   std::vector<Touched> touched;
   for (const Part& part : deferred_) {
     std::span<const uint8_t> records = part.bytes.bytes();
-    Status indexed = wire::IndexRecords(records, scratch_);
+    Status indexed = wire::IndexRecords(records, records_);
     if (!indexed.ok()) {
       output::Error("client", "shared process data is malformed (%s): %zu bytes dropped",
                     PMIx_Error_string(indexed.code()), records.size());
       continue;
     }
-    for (const wire::RecordRef& ref : scratch_) {
+    for (const wire::RecordRef& ref : records_) {
       if (ref.rank >= PMIX_RANK_VALID) {
         output::Error("client", "shared process data of %.*s holds a record of no process rank: dropped",
                       static_cast<int>(ref.nspace.size()), ref.nspace.data());
         continue;
       }
-      if (ref.rank == self_.rank && ref.nspace == NspaceOf(self_)) continue;
-      File(EntryFor(ref.nspace, ref.rank),
-           Span{part.codec, part.bytes.data, ref.kvs_offset, ref.kvs_size}, touched);
+      if (IsSelf(ref, self_)) continue;
+      File(EntryFor(ref.nspace, ref.rank), Span{part.codec, part.bytes.data, ref.kvs_offset, ref.kvs_size},
+           touched);
     }
   }
   deferred_.clear();
@@ -136,79 +152,85 @@ size_t PeerData::Deferred() const {
   return deferred_.size();
 }
 
-namespace {
-
-// The entries of procs (a PeerData map) that proc names, in rank order:
-// (key, entry) pointers of the map's constness.
-template <class Map>
-auto Select(Map& procs, const pmix_proc_t& proc) {
-  using KeyPtr = const typename Map::key_type*;
-  using EntryPtr = decltype(&procs.begin()->second);
-  std::vector<std::pair<KeyPtr, EntryPtr>> out;
-  std::string_view nspace = NspaceOf(proc);
+std::vector<PeerData::Slot> PeerData::SlotsOf(const pmix_proc_t& proc) const {
+  std::vector<Slot> out;
+  auto ns = procs_.find(NspaceOf(proc));
+  if (ns == procs_.end()) return out;
+  // The map's entries are this object's own: the const is the lookup's.
+  auto& ranks = const_cast<Ranks&>(ns->second);
   if (proc.rank != PMIX_RANK_UNDEF) {
-    auto it = procs.find(std::pair(nspace, proc.rank));
-    if (it != procs.end()) out.emplace_back(&it->first, &it->second);
+    auto it = ranks.find(proc.rank);
+    if (it != ranks.end()) out.push_back(Slot{&ns->first, it->first, &it->second});
     return out;
   }
-  for (auto it = procs.lower_bound(std::pair(nspace, pmix_rank_t{0})); it != procs.end() && it->first.first == nspace;
-       ++it)
-    out.emplace_back(&it->first, &it->second);
-  return out;
-}
-
-}  // namespace
-
-std::vector<const PeerData::Entry*> PeerData::EntriesOf(const pmix_proc_t& proc) const {
-  std::vector<const Entry*> out;
-  for (const auto& [who, e] : Select(procs_, proc)) out.push_back(e);
+  out.reserve(ranks.size());
+  for (auto& [rank, e] : ranks) out.push_back(Slot{&ns->first, rank, &e});
+  std::sort(out.begin(), out.end(), [](const Slot& a, const Slot& b) { return a.rank < b.rank; });
   return out;
 }
 
 bool PeerData::AnyPending(const pmix_proc_t& proc) const {
-  for (const Entry* e : EntriesOf(proc))
-    if (!e->pending.empty()) return true;
+  for (const Slot& slot : SlotsOf(proc))
+    if (!slot.entry->pending.empty()) return true;
   return false;
 }
 
-Status PeerData::Index(const Key& who, Entry& e) {
+Status PeerData::Index(const Slot& slot) {
+  Entry& e = *slot.entry;
+  if (e.pending.empty()) return Status();
   Status first;
+  // The values held, then each record's in arrival order: a stable sort by
+  // key keeps them in that order among equal keys, and the last one wins.
+  std::vector<Value> merged = std::move(e.values);
+  e.values.clear();
   for (const Span& record : e.pending) {
-    auto kvs = wire::IndexKvs(record.bytes());
-    if (!kvs.ok()) {
-      if (first.ok()) first = kvs.status();
-      output::Error("client", "the data of %s:%u is malformed (%s): dropped", who.first.c_str(),
-                    who.second, PMIx_Error_string(kvs.status().code()));
+    Status framed = wire::IndexKvs(record.bytes(), kvs_);
+    if (!framed.ok()) {
+      if (first.ok()) first = framed;
+      output::Error("client", "the data of %s:%u is malformed (%s): dropped", slot.nspace->c_str(),
+                    slot.rank, PMIx_Error_string(framed.code()));
       continue;
     }
-    for (wire::KvRef& kv : *kvs)
-      e.values[std::string(kv.key)] =
-          Span{record.codec, record.blob, record.offset + kv.value_offset, kv.value_size};
+    for (const wire::KvRef& kv : kvs_)
+      merged.push_back(Value{kv.key, Span{record.codec, record.blob, record.offset + kv.value_offset,
+                                          kv.value_size}});
   }
   e.pending.clear();
+  SortStable(merged);
+  size_t kept = 0;
+  for (size_t i = 0; i < merged.size(); ++i)
+    if (i + 1 == merged.size() || merged[i + 1].key != merged[i].key) merged[kept++] = std::move(merged[i]);
+  merged.resize(kept);
+  e.values = std::move(merged);
   return first;
 }
 
 Status PeerData::IndexAll(const pmix_proc_t& proc) {
   Status first;
-  for (auto& [who, e] : Select(procs_, proc)) {
-    Status indexed = Index(*who, *e);
+  for (const Slot& slot : SlotsOf(proc)) {
+    Status indexed = Index(slot);
     if (first.ok()) first = indexed;
   }
   return first;
 }
 
+const PeerData::Value* PeerData::Lookup(const Entry& e, std::string_view key) {
+  auto it = std::lower_bound(e.values.begin(), e.values.end(), key,
+                             [](const Value& v, std::string_view k) { return v.key < k; });
+  return it != e.values.end() && it->key == key ? &*it : nullptr;
+}
+
 Result<PeerData::Span> PeerData::Find(const pmix_proc_t& proc, std::string_view key) const {
-  for (const Entry* e : EntriesOf(proc)) {
-    auto it = e->values.find(key);
-    if (it != e->values.end()) return it->second;
-  }
+  for (const Slot& slot : SlotsOf(proc))
+    if (const Value* v = Lookup(*slot.entry, key)) return v->value;
   return Status(PMIX_ERR_NOT_FOUND);
 }
 
 const PeerData::Entry* PeerData::One(const pmix_proc_t& proc) const {
-  auto it = procs_.find(std::pair(NspaceOf(proc), proc.rank));
-  return it == procs_.end() ? nullptr : &it->second;
+  auto ns = procs_.find(NspaceOf(proc));
+  if (ns == procs_.end()) return nullptr;
+  auto it = ns->second.find(proc.rank);
+  return it == ns->second.end() ? nullptr : &it->second;
 }
 
 Result<gds::ValuePtr> PeerData::Fetch(const pmix_proc_t& proc, std::string_view key) {
@@ -222,9 +244,9 @@ Result<gds::ValuePtr> PeerData::Fetch(const pmix_proc_t& proc, std::string_view 
       const Entry* e = One(proc);
       if (e == nullptr) return Status(PMIX_ERR_NOT_FOUND);
       if (e->pending.empty()) {
-        auto it = e->values.find(key);
-        if (it == e->values.end()) return Status(PMIX_ERR_NOT_FOUND);
-        where = it->second;
+        const Value* v = Lookup(*e, key);
+        if (v == nullptr) return Status(PMIX_ERR_NOT_FOUND);
+        where = v->value;
       }
     } else if (deferred_.empty() && !AnyPending(proc)) {
       where = Find(proc, key);
@@ -243,21 +265,23 @@ Result<gds::ValuePtr> PeerData::Fetch(const pmix_proc_t& proc, std::string_view 
 
 Result<wire::Infos> PeerData::FetchAll(const pmix_proc_t& proc) {
   if (proc.rank >= PMIX_RANK_VALID) return Status(PMIX_ERR_NOT_FOUND);
-  std::vector<std::pair<std::string, Span>> found;
+  std::vector<Value> found;
   {
     std::unique_lock<std::shared_mutex> lock(mu_);
     FrameDeferred();
     IndexAll(proc).ok();  // what is malformed is logged and dropped
-    for (const Entry* e : EntriesOf(proc))
-      for (const auto& [key, span] : e->values) found.emplace_back(key, span);
+    for (const Slot& slot : SlotsOf(proc))
+      found.insert(found.end(), slot.entry->values.begin(), slot.entry->values.end());
   }
   if (found.empty()) return Status(PMIX_ERR_NOT_FOUND);
+  // Outside the lock: each value's span keeps its key's and value's bytes alive.
   wire::Infos out(found.size());
   for (size_t i = 0; i < found.size(); ++i) {
-    auto v = wire::DecodeValue(found[i].second.codec, found[i].second.bytes());
+    auto v = wire::DecodeValue(found[i].value.codec, found[i].value.bytes());
     if (!v.ok()) return v.status();
     pmix_info_t& info = out.data()[i];
-    PMIX_LOAD_KEY(info.key, found[i].first.c_str());
+    std::memcpy(info.key, found[i].key.data(), found[i].key.size());
+    info.key[found[i].key.size()] = '\0';
     info.value = *v->get();  // the decoded contents move into the info
     std::free(v->release());
   }

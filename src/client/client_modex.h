@@ -44,6 +44,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -106,22 +107,27 @@ class PeerData {
     size_t size = 0;
     std::span<const uint8_t> bytes() const { return {blob.get() + offset, size}; }
   };
+  // A key's latest value. The key views the record's bytes, which the
+  // value's blob keeps alive: indexing copies no key.
+  struct Value {
+    std::string_view key;
+    Span value;
+  };
   struct Entry {
-    std::vector<Span> pending;                      // records' kvs, arrival order
-    std::map<std::string, Span, std::less<>> values;  // latest wins
-    bool touched = false;  // within one delivery: it received records there
+    std::vector<Span> pending;  // records' kvs, arrival order
+    std::vector<Value> values;  // sorted by key, one per key, latest wins
+    bool touched = false;       // within one delivery: it received records there
   };
-  using Key = std::pair<std::string, pmix_rank_t>;
-  // Orders keys and (nspace view, rank) pairs alike: lookups make no string.
-  struct KeyLess {
-    using is_transparent = void;
-    template <class A, class B>
-    bool operator()(const A& a, const B& b) const {
-      return std::pair<std::string_view, pmix_rank_t>(a.first, a.second) <
-             std::pair<std::string_view, pmix_rank_t>(b.first, b.second);
-    }
+  // The processes of one nspace that have data here, by rank.
+  using Ranks = std::unordered_map<pmix_rank_t, Entry>;
+  using NspaceMap = std::map<std::string, Ranks, std::less<>>;
+  // One process's entry and the nspace it is filed under (the map's key:
+  // stable while the entry exists).
+  struct Slot {
+    const std::string* nspace;
+    pmix_rank_t rank;
+    Entry* entry;
   };
-  using ProcMap = std::map<Key, Entry, KeyLess>;
 
   // A part kept by Defer.
   struct Part {
@@ -132,16 +138,15 @@ class PeerData {
   // A process that received records in one delivery, and whether it had
   // data before.
   struct Touched {
-    const Key* who;
-    Entry* entry;
+    Slot slot;
     bool held;
   };
 
   // Under mu_ exclusively: the entry of (nspace, rank), made when new.
-  ProcMap::iterator EntryFor(std::string_view nspace, pmix_rank_t rank);
-  // Under mu_ exclusively: files one record's kvs under the process at
-  // `it`, noting the process in touched the first time.
-  void File(ProcMap::iterator it, Span record, std::vector<Touched>& touched);
+  Slot EntryFor(std::string_view nspace, pmix_rank_t rank);
+  // Under mu_ exclusively: files one record's kvs under the process of
+  // `slot`, noting the process in touched the first time.
+  void File(const Slot& slot, Span record, std::vector<Touched>& touched);
   // Under mu_ exclusively: indexes the touched processes that had data
   // before, so that what their new records replace (and the part or
   // region holding it) goes at once; a first arrival stays lazy.
@@ -151,20 +156,24 @@ class PeerData {
   // for what they replace.
   void FrameDeferred();
   // Under mu_ exclusively; the first error (each dropped record is logged).
-  Status Index(const Key& who, Entry& e);
+  Status Index(const Slot& slot);
   Status IndexAll(const pmix_proc_t& proc);
   // Under mu_ (either way): the entries proc names (every rank of the
-  // nspace for PMIX_RANK_UNDEF), in rank order.
-  std::vector<const Entry*> EntriesOf(const pmix_proc_t& proc) const;
+  // nspace for PMIX_RANK_UNDEF, in rank order), with their ranks.
+  std::vector<Slot> SlotsOf(const pmix_proc_t& proc) const;
   bool AnyPending(const pmix_proc_t& proc) const;
   Result<Span> Find(const pmix_proc_t& proc, std::string_view key) const;
+  // key's value in an indexed entry, nullptr when it has none.
+  static const Value* Lookup(const Entry& e, std::string_view key);
 
   // Under mu_ (either way): the entry of proc (a valid rank), nullptr when none.
   const Entry* One(const pmix_proc_t& proc) const;
 
   mutable std::shared_mutex mu_;
-  ProcMap procs_;
-  std::vector<wire::RecordRef> scratch_;  // FrameDeferred's, under mu_ exclusively
+  NspaceMap procs_;
+  // Scratch vectors reused by indexing, under mu_ exclusively.
+  std::vector<wire::RecordRef> records_;
+  std::vector<wire::KvRef> kvs_;
   std::vector<Part> deferred_;  // arrival order
   pmix_proc_t self_{};          // whose records the deferred parts skip
 };

@@ -1,7 +1,8 @@
 #include "src/runtime/context.h"
 
-#include <unistd.h>
+#include <pthread.h>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 
@@ -11,10 +12,23 @@ namespace {
 struct Shared {
   std::mutex mu;
   int count = 0;
-  pid_t pid = 0;  // the process that started the engine (a forked child has none)
+  unsigned forks = 0;  // ForkCount() when the engine started (a forked child has none)
   std::unique_ptr<ProgressEngine> engine;
   ProgressEngine::Mode mode = ProgressEngine::Mode::kThread;
 };
+
+// Forks this process went through (as a child): a fork handler counts
+// them, so that telling a forked child from its parent takes no system
+// call on every API call (getpid() is one).
+std::atomic<unsigned> g_forks{0};
+
+unsigned ForkCount() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    ::pthread_atfork(nullptr, nullptr, [] { g_forks.fetch_add(1, std::memory_order_relaxed); });
+  });
+  return g_forks.load(std::memory_order_relaxed);
+}
 
 Shared& State() {
   static Shared* shared = new Shared;  // never destroyed: used until exit
@@ -31,7 +45,7 @@ Status AcquireEngine(ProgressEngine::Mode mode) {
     PMIX_RETURN_IF_ERROR(engine->Start(mode));
     s.engine = std::move(engine);
     s.mode = mode;
-    s.pid = ::getpid();
+    s.forks = ForkCount();
   }
   ++s.count;
   return Status();
@@ -56,7 +70,7 @@ ProgressEngine* Engine() {
   std::lock_guard<std::mutex> lock(s.mu);
   // After fork() the child has the parent's memory but not its progress
   // thread: nothing may be posted there (it would never run).
-  if (s.engine != nullptr && s.pid != ::getpid()) return nullptr;
+  if (s.engine != nullptr && s.forks != ForkCount()) return nullptr;
   return s.engine.get();
 }
 

@@ -128,6 +128,28 @@ Status StoreCommit(Server& s, const pmix_proc_t& who, const pmix_bfrops_module_t
   return StoreAll(s, *records);
 }
 
+namespace {
+
+// A record of one of this server's local processes, back from the host:
+// what its client committed here is authoritative.
+bool OwnLocal(const wire::RecordRef& ref, Namespace* ns) {
+  return ref.rank < PMIX_RANK_VALID && ns != nullptr && ns->IsLocal(ref.rank);
+}
+
+}  // namespace
+
+Result<wire::Bytes> ForeignRecords(Server& s, std::span<const uint8_t> blob) {
+  auto refs = wire::IndexRecords(blob);
+  if (!refs.ok()) return refs.status();
+  wire::Bytes out;
+  for (const wire::RecordRef& ref : *refs) {
+    if (OwnLocal(ref, s.FindNamespace(ref.nspace))) continue;
+    std::span<const uint8_t> record = ref.Record(blob);
+    out.insert(out.end(), record.begin(), record.end());
+  }
+  return out;
+}
+
 Result<std::vector<wire::RecordRef>> StoreRemoteData(Server& s,
                                                      const std::shared_ptr<const wire::Bytes>& data) {
   std::span<const uint8_t> blob(*data);
@@ -141,9 +163,7 @@ Result<std::vector<wire::RecordRef>> StoreRemoteData(Server& s,
   std::vector<std::pair<pmix_proc_t, std::vector<std::string>>> hidden;
   for (const wire::RecordRef& ref : *refs) {
     Namespace* ns = s.FindNamespace(ref.nspace);
-    // Ours (a local process's own record, back from the host): what its
-    // client committed here is authoritative; not even decoded.
-    if (ref.rank < PMIX_RANK_VALID && ns != nullptr && ns->IsLocal(ref.rank)) continue;
+    if (OwnLocal(ref, ns)) continue;  // not even decoded
     const pmix_proc_t proc = ref.Proc();
     auto kvs = wire::DecodeKvs(*codec, ref.Kvs(blob));
     if (!kvs.ok()) return kvs.status();

@@ -55,9 +55,14 @@
 // - Records received from the host are stored in the server's store with
 //   PMIX_GLOBAL: their owner's server already filtered them for a remote
 //   view, so every requester here may see them.
+#include <sys/mman.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <new>
+#include <span>
 
 #include "pmix.h"
 #include "src/common/api_guard.h"
@@ -184,6 +189,22 @@ pmix_status_t CallHost(Server& s, Tracker& t, char* data, size_t ndata,
   return rc;
 }
 
+// A buffer of n bytes the host will own (and free()). A large one is
+// advised to transparent huge pages before it is filled: it is fresh
+// memory, and faulting it in 4 KiB at a time is most of the cost of
+// handing the host megabytes (tens of microseconds a page in some virtual
+// machines). Where huge pages are off or unavailable the advice is a no-op.
+char* HostBuffer(size_t n) {
+  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+  char* p = static_cast<char*>(std::malloc(n));
+  if (p != nullptr && n >= 2 * kHuge) {
+    uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
+    uintptr_t end = (reinterpret_cast<uintptr_t>(p) + n) & ~(kHuge - 1);
+    if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+  }
+  return p;
+}
+
 // Every local participant is in.
 void Launch(Server& s, Tracker& t) {
   uint64_t id = t.id;
@@ -199,7 +220,7 @@ void Launch(Server& s, Tracker& t) {
   if (ndata > 0) {
     // The local participants' records as remote readers see them, copied
     // once into the buffer the host receives.
-    data = static_cast<char*>(std::malloc(ndata));
+    data = HostBuffer(ndata);
     if (data == nullptr) return Fail(id, PMIX_ERR_NOMEM);
     size_t at = 0;
     for (const auto& who : t.participants.local)
@@ -210,10 +231,31 @@ void Launch(Server& s, Tracker& t) {
   if (rc != PMIX_SUCCESS) Fail(id, rc);
 }
 
+// The host's fence result where the host keeps it: given back
+// (release_fn) when the last holder lets go, once the progress thread has
+// copied what it keeps -- nothing of a single node's fence, whose records
+// are all this server's own.
+class HostResult {
+ public:
+  HostResult(const char* data, size_t ndata, pmix_release_cbfunc_t release_fn, void* release_cbdata)
+      : data_(data), ndata_(data == nullptr ? 0 : ndata), release_fn_(release_fn), release_cbdata_(release_cbdata) {}
+  HostResult(const HostResult&) = delete;
+  HostResult& operator=(const HostResult&) = delete;
+  ~HostResult() {
+    if (release_fn_ != nullptr) release_fn_(release_cbdata_);
+  }
+  std::span<const uint8_t> bytes() const { return {reinterpret_cast<const uint8_t*>(data_), ndata_}; }
+
+ private:
+  const char* data_;
+  size_t ndata_;
+  pmix_release_cbfunc_t release_fn_;
+  void* release_cbdata_;
+};
+
 // The host's result, back on the progress thread: the records of other
 // nodes' participants, stored and passed on as they came.
-void OnHostResult(Server& s, uint64_t id, pmix_status_t status,
-                  const std::shared_ptr<const wire::Bytes>& blob) {
+void OnHostResult(Server& s, uint64_t id, pmix_status_t status, std::span<const uint8_t> data) {
   FenceState& st = State();
   if (st.detached.erase(id) != 0) return;  // already answered (failed or timed out)
   Tracker* t = st.table.Find(id);
@@ -221,7 +263,13 @@ void OnHostResult(Server& s, uint64_t id, pmix_status_t status,
   t->host_pending = false;
   if (status != PMIX_SUCCESS) return Fail(id, status);
   if (t->departed) return Fail(id, *t->departed);  // no data from an interrupted fence
-  auto taken = get::StoreRemoteData(s, blob);
+  auto foreign = get::ForeignRecords(s, data);
+  Result<std::vector<wire::RecordRef>> taken = foreign.status();
+  std::shared_ptr<const wire::Bytes> blob;
+  if (foreign.ok()) {
+    blob = std::make_shared<const wire::Bytes>(std::move(*foreign));
+    taken = get::StoreRemoteData(s, blob);
+  }
   if (!taken.ok()) {
     output::Error("server", "fence: the host's data is refused (%s)",
                   PMIx_Error_string(taken.status().code()));
@@ -238,22 +286,23 @@ void OnHostResult(Server& s, uint64_t id, pmix_status_t status,
   Complete(s, id, std::move(remote));
 }
 
-// pmix_modex_cbfunc_t: any thread, possibly inside fence_nb itself.
+// pmix_modex_cbfunc_t: any thread, possibly inside fence_nb itself. The
+// host's buffer is read on the progress thread and released after (or
+// when the server stops first: the closure goes, and the holder with it).
 void HostDone(pmix_status_t status, const char* data, size_t ndata, void* cbdata,
               pmix_release_cbfunc_t release_fn, void* release_cbdata) {
   ApiGuardVoid("fence_nb callback", [&] {
     uint64_t id = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(cbdata));
-    // The host's buffer is valid until release_fn: the one copy, which the
-    // stored records then share.
-    auto copy = std::make_shared<wire::Bytes>();
+    std::shared_ptr<const HostResult> host;
     try {
-      if (data != nullptr && ndata > 0) copy->assign(data, data + ndata);
+      host = std::make_shared<const HostResult>(data, ndata, release_fn, release_cbdata);
     } catch (const std::bad_alloc&) {
+      if (release_fn != nullptr) release_fn(release_cbdata);
       status = PMIX_ERR_NOMEM;
     }
-    if (release_fn != nullptr) release_fn(release_cbdata);
-    std::shared_ptr<const wire::Bytes> blob = std::move(copy);
-    PostToServer([id, status, blob](Server& s) { OnHostResult(s, id, status, blob); });
+    PostToServer([id, status, host](Server& s) {
+      OnHostResult(s, id, status, host != nullptr ? host->bytes() : std::span<const uint8_t>());
+    });
   });
 }
 

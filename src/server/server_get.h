@@ -115,6 +115,10 @@ Status StoreCommit(Server& s, const pmix_proc_t& who, const pmix_bfrops_module_t
 // ones and the markers), for forwarding.
 Result<std::vector<wire::RecordRef>> StoreRemoteData(Server& s,
                                                      const std::shared_ptr<const wire::Bytes>& blob);
+// The records of blob (a host's fence result, read where the host keeps
+// it) that StoreRemoteData would look at: all but this server's local
+// processes' own, copied (a malformed blob: its error).
+Result<wire::Bytes> ForeignRecords(Server& s, std::span<const uint8_t> blob);
 
 // server_dmodex.cc: what a direct-modex answer says about keys the asking
 // node cannot see. After a process's records, its server adds one record

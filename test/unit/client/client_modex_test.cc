@@ -109,6 +109,40 @@ TEST_F(PeerDataTest, LaterDataWins) {
   EXPECT_EQ(all->size(), 2u);
 }
 
+// Many keys (beyond what a small entry holds), some replaced by a later
+// record and one repeated in two records of one delivery: each key answers
+// its latest value, FetchAll names every key once.
+TEST_F(PeerDataTest, ManyKeysAnswerTheirLatestValues) {
+  auto record = [&](wire::Bytes& blob, int from, int to, const char* round) {
+    wire::Infos kvs;
+    for (int i = from; i < to; ++i) {
+      std::string key = "key." + std::to_string(i), value = std::string(round) + std::to_string(i);
+      ASSERT_TRUE(kvs.Add(key.c_str(), value.c_str(), PMIX_STRING).ok());
+    }
+    ASSERT_TRUE(wire::AppendRecord(codec_, P("job", 3), kvs.view(), blob).ok());
+  };
+  wire::Bytes first, second;
+  record(first, 0, 100, "a");
+  ASSERT_TRUE(Add(first).ok());
+  EXPECT_EQ(Get(P("job", 3), "key.7"), "a7");
+  record(second, 50, 60, "b");
+  record(second, 55, 56, "c");  // the same key twice in one delivery: the later
+  ASSERT_TRUE(Add(second).ok());
+  for (int i = 0; i < 100; ++i) {
+    std::string key = "key." + std::to_string(i);
+    std::string want = (i == 55 ? "c" : i >= 50 && i < 60 ? "b" : "a") + std::to_string(i);
+    EXPECT_EQ(Get(P("job", 3), key.c_str()), want) << key;
+  }
+  EXPECT_EQ(Get(P("job", 3), "key.100"), kNotFound);
+  auto all = peers_.FetchAll(P("job", 3));
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 100u);
+  std::vector<std::string> keys;
+  for (const pmix_info_t& info : all->view()) keys.emplace_back(info.key);
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(std::unique(keys.begin(), keys.end()), keys.end());
+}
+
 // Many fences, no Get: what later records replace goes as they come (the
 // part or region holding it released), not when someone asks; a process
 // whose data comes for the first time stays undecoded; a value not
