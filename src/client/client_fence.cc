@@ -131,7 +131,8 @@ Status Absorb(ptl::Frame&& reply, bool keep) {
 
 // A successful answer that came as mail (wire/doorbell.h): the kept
 // regions to forget, then records in kept regions only (local processes'
-// records: nothing for the cache). On the caller's thread: the region
+// records: nothing for the cache), those the server had not sent this
+// client yet (none: the mail ends after the regions to forget). On the caller's thread: the region
 // cache and the peers' data lock themselves.
 Status AbsorbMail(wire::Bytes&& mail) {
   Client* c = ClientForReaders();
@@ -143,7 +144,8 @@ Status AbsorbMail(wire::Bytes&& mail) {
     uint64_t serial = r.U64();
     if (r.status().ok()) c->shared_regions.Forget(serial);
   }
-  if (!r.status().ok() || r.AtEnd()) return r.status().ok() ? Status(PMIX_ERR_BAD_PARAM) : r.status();
+  if (!r.status().ok()) return r.status();
+  if (r.AtEnd()) return Status();  // no record this client was not sent before
   std::vector<ptl::Fd> none;
   size_t inline_parts = 0;
   auto parts = wire::UnpackRecords(r, payload, none, &c->shared_regions, &inline_parts);

@@ -147,7 +147,11 @@ Answer FenceResult::Shared(const pmix_bfrops_module_t* codec) {
       Answer a{wire::Body(std::move(*head), rest)};
       for (const wire::RegionRecords& region : regions_) a.fds.push_back(region.fd);
       for (size_t i = 0; i < regions_.size(); ++i) a.shared.push_back({regions_[i].serial, chunks_[i]});
-      if (rest->empty()) a.mail = NamedBySerial(codec);
+      if (rest->empty()) {
+        a.mail = NamedBySerial(codec);
+        a.named = regions_;
+        for (wire::RegionRecords& region : a.named) region.fd = -1;
+      }
       return a;
     }
   }

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <utility>
@@ -80,6 +81,55 @@ void AnswerAll(const Tracker& t, const AnswerFor& answer_for) {
   }
 }
 
+namespace {
+
+using Extents = std::vector<std::pair<size_t, size_t>>;  // (offset, length)
+
+// The chunk a named region lies in, among an answer's.
+const wire::RegionRecords* NamedRegion(const Answer& a, uint64_t serial) {
+  for (const wire::RegionRecords& region : a.named)
+    if (region.serial == serial) return &region;
+  return nullptr;
+}
+
+// Adds extents to sent, which stays sorted and merged.
+void AddSent(Extents& sent, const Extents& extents) {
+  sent.insert(sent.end(), extents.begin(), extents.end());
+  std::sort(sent.begin(), sent.end());
+  size_t kept = 0;
+  for (const auto& [offset, length] : sent) {
+    if (kept > 0 && offset <= sent[kept - 1].first + sent[kept - 1].second) {
+      size_t end = std::max(sent[kept - 1].first + sent[kept - 1].second, offset + length);
+      sent[kept - 1].second = end - sent[kept - 1].first;
+    } else {
+      sent[kept++] = {offset, length};
+    }
+  }
+  sent.resize(kept);
+}
+
+// extents (sorted) less what sent (sorted, merged) covers. Both are made
+// of whole records, so what is left is whole records too.
+Extents Unsent(const Extents& extents, const Extents& sent) {
+  Extents out;
+  size_t j = 0;
+  for (auto [offset, length] : extents) {
+    size_t end = offset + length;
+    while (offset < end) {
+      while (j < sent.size() && sent[j].first + sent[j].second <= offset) ++j;
+      if (j == sent.size() || sent[j].first >= end) {
+        out.emplace_back(offset, end - offset);
+        break;
+      }
+      if (sent[j].first > offset) out.emplace_back(offset, sent[j].first - offset);
+      offset = std::min(end, sent[j].first + sent[j].second);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 void AnswerOne(Peer& peer, const Contribution& c, const Answer& a, std::vector<ptl::Fd> fds) {
   if (!c.ticket || peer.doorbell == nullptr) {
     peer.conn->ReplyBody(c.request, a.body, std::move(fds)).ok();
@@ -89,29 +139,46 @@ void AnswerOne(Peer& peer, const Contribution& c, const Answer& a, std::vector<p
     // Not a reply (the request was one-way): tagged with the ticket's seq.
     // The client keeps the chunks it carries (client_fence.cc).
     bool with_fds = !fds.empty();
-    if (peer.conn->SendBody(c.request.type, c.ticket->seq, a.body, 0, std::move(fds)).ok() && with_fds)
-      for (const Answer::SharedChunk& shared : a.shared) peer.kept_regions[shared.serial] = shared.chunk;
+    if (peer.conn->SendBody(c.request.type, c.ticket->seq, a.body, 0, std::move(fds)).ok() && with_fds) {
+      for (const Answer::SharedChunk& shared : a.shared) {
+        Peer::KeptChunk& kept = peer.kept_regions[shared.serial];
+        kept.chunk = shared.chunk;
+        if (const wire::RegionRecords* named = NamedRegion(a, shared.serial)) AddSent(kept.sent, named->extents);
+      }
+    }
   }
 }
 
 bool Mail(Peer& peer, const wire::doorbell::Ticket& ticket, const Answer& a) {
-  if (a.mail == nullptr || a.shared.empty() || peer.doorbell == nullptr) return false;
-  for (const Answer::SharedChunk& shared : a.shared) {
-    auto it = peer.kept_regions.find(shared.serial);
-    if (it == peer.kept_regions.end() || it->second.expired()) return false;
+  if (a.mail == nullptr || a.shared.empty() || a.named.size() != a.shared.size() || peer.doorbell == nullptr)
+    return false;
+  // Every chunk kept, and in each what this peer has not been sent yet.
+  std::vector<wire::RegionRecords> unsent;
+  bool all_unsent = true;
+  for (const wire::RegionRecords& region : a.named) {
+    auto it = peer.kept_regions.find(region.serial);
+    if (it == peer.kept_regions.end() || it->second.chunk.expired()) return false;
+    Extents left = Unsent(region.extents, it->second.sent);
+    all_unsent = all_unsent && left == region.extents;
+    if (left.empty()) continue;
+    unsent.push_back(wire::RegionRecords{-1, region.serial, region.module, region.size, std::move(left)});
   }
   std::vector<uint64_t> gone;
-  for (const auto& [serial, chunk] : peer.kept_regions)
-    if (chunk.expired()) gone.push_back(serial);
-  // The chunks to forget, then the records' fields (packed once).
+  for (const auto& [serial, kept] : peer.kept_regions)
+    if (kept.chunk.expired()) gone.push_back(serial);
+  // The chunks to forget, then the records' fields (packed once when they
+  // are all new to this peer).
   wire::Writer w(peer.conn->codec());
   w.U32(static_cast<uint32_t>(gone.size()));
   for (uint64_t serial : gone) w.U64(serial);
+  // Nothing new for this peer: the mail ends after the chunks to forget.
+  if (!all_unsent && !unsent.empty() && !wire::PackRecords(w, unsent).ok()) return false;
   auto mail = w.Take();
   if (!mail.ok()) return false;
-  mail->insert(mail->end(), a.mail->begin(), a.mail->end());
+  if (all_unsent) mail->insert(mail->end(), a.mail->begin(), a.mail->end());
   if (!wire::doorbell::Ring(peer.doorbell->data(), ticket, PMIX_SUCCESS, *mail)) return false;
   for (uint64_t serial : gone) peer.kept_regions.erase(serial);
+  for (const wire::RegionRecords& region : unsent) AddSent(peer.kept_regions[region.serial].sent, region.extents);
   return true;
 }
 

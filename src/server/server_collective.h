@@ -72,6 +72,9 @@ struct Answer {
   // doorbell peer keeping them all gets as mail instead of a frame
   // (wire/doorbell.h). nullptr otherwise.
   std::shared_ptr<const wire::Bytes> mail = {};
+  // The same fields unpacked (the chunks in the order of `shared`, no
+  // descriptor): what a peer was sent already is left out of its mail.
+  std::vector<wire::RegionRecords> named = {};
 };
 // The answer for a contributor speaking `codec` whose connection can
 // (fds_ok) or cannot carry descriptors.
@@ -86,8 +89,13 @@ void AnswerAll(const Tracker& t, const AnswerFor& answer_for);
 void AnswerOne(Peer& peer, const Contribution& c, const Answer& a, std::vector<ptl::Fd> fds);
 // The answer to a ticket as mail (wire/doorbell.h), when it can go so:
 // every record lies in chunks the peer keeps, and the names of those
-// chunks, with the chunks the peer may now forget, fit a mailbox. False
-// (nothing done) otherwise.
+// chunks, with the chunks the peer may now forget, fit a mailbox. The
+// records the peer was sent before (Peer::KeptChunk::sent) are left out:
+// a record is never rewritten in its chunk, and the server sends a record
+// again only while it is the process's data still, which the client then
+// holds already (its data goes only when later data replaces it, which
+// would come too). A fence with no new commit is thus mail of the chunks
+// to forget alone. False (nothing done) otherwise.
 bool Mail(Peer& peer, const wire::doorbell::Ticket& ticket, const Answer& a);
 
 }  // namespace pmix::server::fence

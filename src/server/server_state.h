@@ -54,8 +54,15 @@ struct Peer {
   std::unique_ptr<wire::doorbell::Page> doorbell;
   // The modex chunks this client keeps by serial (sent with a ticketed
   // answer's frame), each alive while its chunk is: a later answer may
-  // name them in mail; a dead one is named among those to forget.
-  std::map<uint64_t, std::weak_ptr<const void>> kept_regions;
+  // name them in mail; a dead one is named among those to forget. With
+  // each, where in it the records sent to this client so far lie (sorted,
+  // merged), which a later answer's mail leaves out: records are never
+  // rewritten, and one the client holds is its data still (server_collective.h).
+  struct KeptChunk {
+    std::weak_ptr<const void> chunk;
+    std::vector<std::pair<size_t, size_t>> sent;  // (offset, length)
+  };
+  std::map<uint64_t, KeptChunk> kept_regions;
 };
 using PeerPtr = std::shared_ptr<Peer>;
 
