@@ -132,8 +132,8 @@ Status Absorb(ptl::Frame&& reply, bool keep) {
 // A successful answer that came as mail (wire/doorbell.h): the kept
 // regions to forget, then records in kept regions only (local processes'
 // records: nothing for the cache), those the server had not sent this
-// client yet (none: the mail ends after the regions to forget). On the caller's thread: the region
-// cache and the peers' data lock themselves.
+// client yet (none: the mail ends after the regions to forget). On the
+// caller's thread: the region cache and the peers' data lock themselves.
 Status AbsorbMail(wire::Bytes&& mail) {
   Client* c = ClientForReaders();
   if (c == nullptr) return PMIX_ERR_INIT;

@@ -124,11 +124,16 @@ const gds::Region* FenceResult::Combined() {
   return combined_.get();
 }
 
-// The regions' fields with each region named by serial alone (no
-// descriptor); nullptr when they cannot be packed.
-std::shared_ptr<const wire::Bytes> FenceResult::NamedBySerial(const pmix_bfrops_module_t* codec) const {
+// The regions named by serial alone (no descriptor).
+std::vector<wire::RegionRecords> FenceResult::NamedBySerial() const {
   std::vector<wire::RegionRecords> named = regions_;
   for (wire::RegionRecords& region : named) region.fd = -1;
+  return named;
+}
+
+// Their fields packed; nullptr when they cannot be.
+std::shared_ptr<const wire::Bytes> FenceResult::Pack(const pmix_bfrops_module_t* codec,
+                                                     std::span<const wire::RegionRecords> named) {
   wire::Writer w(codec);
   if (!wire::PackRecords(w, named).ok()) return nullptr;
   auto bytes = w.Take();
@@ -148,9 +153,8 @@ Answer FenceResult::Shared(const pmix_bfrops_module_t* codec) {
       for (const wire::RegionRecords& region : regions_) a.fds.push_back(region.fd);
       for (size_t i = 0; i < regions_.size(); ++i) a.shared.push_back({regions_[i].serial, chunks_[i]});
       if (rest->empty()) {
-        a.mail = NamedBySerial(codec);
-        a.named = regions_;
-        for (wire::RegionRecords& region : a.named) region.fd = -1;
+        a.named = NamedBySerial();
+        a.mail = Pack(codec, a.named);
       }
       return a;
     }

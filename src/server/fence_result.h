@@ -20,6 +20,7 @@
 #define PMIXX_SRC_SERVER_FENCE_RESULT_H
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "mca/gds/base/region.h"
@@ -59,7 +60,9 @@ class FenceResult {
   // One region of every local record (nullptr when it cannot be had).
   const gds::Region* Combined();
   Answer Shared(const pmix_bfrops_module_t* codec);
-  std::shared_ptr<const wire::Bytes> NamedBySerial(const pmix_bfrops_module_t* codec) const;
+  std::vector<wire::RegionRecords> NamedBySerial() const;
+  static std::shared_ptr<const wire::Bytes> Pack(const pmix_bfrops_module_t* codec,
+                                                 std::span<const wire::RegionRecords> named);
 
   wire::Bytes remote_;
   // The local participants' records, in order, and whether each lies in
