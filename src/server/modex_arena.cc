@@ -13,16 +13,17 @@
 
 namespace pmix::server::modex {
 
-size_t Arena::chunks() {
+size_t Arena::Budget::live() {
   std::erase_if(made_, [](const std::weak_ptr<const Chunk>& c) { return c.expired(); });
   return made_.size();
 }
 
 std::shared_ptr<Arena::Chunk> Arena::NewChunk(size_t size) {
-  if (unavailable_ || chunks() >= max_chunks_) return nullptr;
+  Budget& budget = *budget_;
+  if (budget.unavailable_ || budget.live() >= budget.max_chunks_) return nullptr;
   auto module = gds::RegionModule();
   if (!module.ok() || *module == nullptr || (*module)->region_publish == nullptr) {
-    unavailable_ = true;
+    budget.unavailable_ = true;
     return nullptr;
   }
   // Whole pages: the tail of the last one would be mapped anyway.
@@ -39,12 +40,12 @@ std::shared_ptr<Arena::Chunk> Arena::NewChunk(size_t size) {
   if (Status published = builder->Publish(); !published.ok()) {
     output::Verbose("server", 1, "modex: regions cannot be published (%s): records stay on the heap",
                     PMIx_Error_string(published.code()));
-    unavailable_ = true;  // the kernel or module cannot: do not retry each record
+    budget.unavailable_ = true;  // the kernel or module cannot: do not retry each record
     return nullptr;
   }
   static std::atomic<uint64_t> last_serial{0};
   auto chunk = std::make_shared<Chunk>(std::move(*builder), ++last_serial);
-  made_.push_back(chunk);
+  budget.made_.push_back(chunk);
   return chunk;
 }
 

@@ -12,10 +12,17 @@
 // reused: a chunk goes when its last record goes and it is no longer the
 // one being filled.
 //
+// A client that is handed a chunk can read all of it, not only the
+// records it was sent: so the store keeps one arena per namespace and
+// places in it only the records a local reader of that namespace may see
+// (PMIX_LOCAL and PMIX_GLOBAL scope). A chunk never holds another job's
+// records nor any PMIX_REMOTE-scoped data.
+//
 // Chunks are kChunkBytes (a record larger than that gets a chunk of its
 // own size); a memfd costs memory only for the pages written, and a
 // reader's mapping only address space until read. At most max_chunks
-// chunks live at a time (each holds a descriptor); past that, and where
+// chunks live at a time over all the arenas of a store (each holds a
+// descriptor: the Budget they share counts them); past that, and where
 // no module publishes regions (gds=hash, kernels without
 // F_SEAL_FUTURE_WRITE), Place() declines and the store keeps the record
 // on the heap.
@@ -64,25 +71,38 @@ class Arena {
     size_t offset = 0;
   };
 
-  explicit Arena(size_t chunk_bytes = kChunkBytes, size_t max_chunks = 64)
-      : chunk_bytes_(chunk_bytes), max_chunks_(max_chunks) {}
+  // The limit on live chunks shared by several arenas (one store's), and
+  // whether regions can be published at all, learnt once for all of them.
+  class Budget {
+   public:
+    explicit Budget(size_t max_chunks) : max_chunks_(max_chunks) {}
+    // Chunks alive now, whichever arena made them (held by records, by
+    // answers being sent, or being filled).
+    size_t live();
+
+   private:
+    friend class Arena;
+    size_t max_chunks_;
+    std::vector<std::weak_ptr<const Chunk>> made_;
+    bool unavailable_ = false;  // no module publishes regions
+  };
+
+  // budget (not owned) outlives the arena.
+  explicit Arena(Budget& budget, size_t chunk_bytes = kChunkBytes)
+      : budget_(&budget), chunk_bytes_(chunk_bytes) {}
 
   // Copies record (non-empty) into a chunk; nullopt when it cannot be
   // placed (see above).
   std::optional<Placed> Place(std::span<const uint8_t> record);
-  // Chunks alive now (held by records or being filled).
-  size_t chunks();
   // Stops filling the current chunk (it goes with its last record).
   void Retire() { current_.reset(); }
 
  private:
   std::shared_ptr<Chunk> NewChunk(size_t size);
 
+  Budget* budget_;
   size_t chunk_bytes_;
-  size_t max_chunks_;
   std::shared_ptr<Chunk> current_;
-  std::vector<std::weak_ptr<const Chunk>> made_;
-  bool unavailable_ = false;  // no module publishes regions
 };
 
 }  // namespace pmix::server::modex

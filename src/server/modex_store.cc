@@ -72,7 +72,7 @@ size_t MaxChunks(size_t asked) {
 }  // namespace
 
 Store::Store(size_t share_min, size_t max_chunks, size_t chunk_bytes)
-    : share_min_(share_min), arena_(chunk_bytes, MaxChunks(max_chunks)) {}
+    : share_min_(share_min), chunk_bytes_(chunk_bytes), budget_(MaxChunks(max_chunks)) {}
 
 Status Store::AddKvs(const pmix_proc_t& proc, pmix_scope_t scope, std::span<const pmix_info_t> kvs) {
   auto codec = Codec();
@@ -121,8 +121,14 @@ Status Store::Add(const pmix_proc_t& proc, pmix_scope_t scope, std::shared_ptr<c
     return Status();
   }
   Segment seg{bit, std::shared_ptr<const uint8_t>(std::move(buffer), record.data()), size, nullptr, 0};
-  if (size >= share_min_) {
-    if (auto placed = arena_.Place(record)) {
+  // A local client handed a chunk reads all of it: REMOTE records, which
+  // no local reader may see, never go there (modex_store.h, Sharing).
+  if (bit != kRemote && size >= share_min_) {
+    std::string_view nspace = it->first.first;
+    auto arena = arenas_.find(nspace);
+    if (arena == arenas_.end())
+      arena = arenas_.try_emplace(std::string(nspace), budget_, chunk_bytes_).first;
+    if (auto placed = arena->second.Place(record)) {
       seg.data = std::shared_ptr<const uint8_t>(placed->chunk, placed->chunk->data() + placed->offset);
       seg.chunk = std::move(placed->chunk);
       seg.chunk_offset = placed->offset;
@@ -300,7 +306,11 @@ void Store::Remove(const pmix_proc_t& proc) {
     while (last != procs_.end() && last->first.first == nspace) ++last;
     procs_.erase(first, last);
   }
-  if (procs_.empty()) arena_.Retire();
+  // The nspace's last data gone, its arena goes: its chunk is no longer
+  // filled (a later record starts a new one) and lives on only as long as
+  // a fence answer holds it.
+  auto next = procs_.lower_bound(Key{nspace, 0});
+  if (next == procs_.end() || next->first.first != nspace) arenas_.erase(nspace);
 }
 
 }  // namespace pmix::server::modex

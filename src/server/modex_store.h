@@ -23,14 +23,18 @@
 // dropped (the same data sent again). Otherwise adding copies the record
 // once and reads copy bytes only.
 //
-// Sharing: a record of at least share_min() bytes (by default every
-// record) is copied, when it is
-// added, into the store's arena (modex_arena.h: published regions of the
-// selected gds module with regions, a memfd for shmem), so that a fence
-// result can hand local clients the arena's descriptors and the records'
-// places (ForEach) instead of copying the records to each; without such a
-// module, or when the arena declines, it is kept as it came. Merged
-// records are kept on the heap.
+// Sharing: a PMIX_LOCAL or PMIX_GLOBAL record of at least share_min()
+// bytes (by default every one) is copied, when it is added, into its
+// namespace's arena (modex_arena.h: published regions of the selected gds
+// module with regions, a memfd for shmem), so that a fence result can hand
+// local clients the arena's descriptors and the records' places (ForEach)
+// instead of copying the records to each; without such a module, or when
+// the arena declines, it is kept as it came. A client handed a chunk can
+// read all of it: hence one arena per namespace, so that a chunk holds
+// only its own job's data, and only the scopes a local reader may see
+// (PMIX_GDS_VIEW_LOCAL). PMIX_REMOTE records, and merged ones, are kept on
+// the heap. The arenas share one limit on live chunks (descriptors); a
+// namespace's arena goes with its last record.
 //
 // Threads: progress thread only.
 #ifndef PMIXX_SRC_SERVER_MODEX_STORE_H
@@ -67,9 +71,12 @@ class Store {
   // most 1024 (modex_arena.h).
   explicit Store(size_t share_min = kShareMinBytes, size_t max_chunks = 0,
                  size_t chunk_bytes = kChunkBytes);
+  // The arenas point to the store's budget.
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
   size_t share_min() const { return share_min_; }
-  // The arena's chunks alive now.
-  size_t chunks() { return arena_.chunks(); }
+  // The chunks alive now, of all the namespaces' arenas.
+  size_t chunks() { return budget_.live(); }
   // Adds `record`, the bytes of one record of proc in the default codec,
   // whose decoded key/values are `kvs` (the caller decoded it, which
   // validated it). PMIX_ERR_BAD_PARAM for an invalid proc or a scope other
@@ -113,12 +120,12 @@ class Store {
   // The ranks of nspace that hold data, ascending.
   std::vector<pmix_rank_t> Ranks(std::string_view nspace) const;
   // Drops proc's data; rank PMIX_RANK_WILDCARD: every rank of its nspace.
-  // Once no data is left, the chunk being filled goes too (its descriptor
-  // with it).
+  // Once no data of the nspace is left, its arena goes too, and with it
+  // the chunk being filled (its descriptor once no answer holds it).
   void Remove(const pmix_proc_t& proc);
   void Clear() {
     procs_.clear();
-    arena_.Retire();
+    arenas_.clear();
   }
 
  private:
@@ -141,7 +148,9 @@ class Store {
                               std::span<const pmix_info_t> kvs);
 
   size_t share_min_;
-  Arena arena_;
+  size_t chunk_bytes_;
+  Arena::Budget budget_;
+  std::map<std::string, Arena, std::less<>> arenas_;  // by nspace, made by its first placed record
   std::map<Key, Entry, std::less<>> procs_;
 };
 

@@ -11,11 +11,14 @@
 
 #include <gtest/gtest.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -40,9 +43,9 @@ namespace doorbell = wire::doorbell;
 
 constexpr const char* kJob = "bell";
 
-pmix_proc_t Rank(pmix_rank_t r) {
+pmix_proc_t Rank(pmix_rank_t r, const char* nspace = kJob) {
   pmix_proc_t p;
-  PMIx_Load_procid(&p, kJob, r);
+  PMIx_Load_procid(&p, nspace, r);
   return p;
 }
 
@@ -59,7 +62,9 @@ class Doorbells : public test_support::InProcessServer {
     codec_ = *codec;
   }
 
-  void Join(RawPeer& p, pmix_rank_t rank) { ASSERT_TRUE(test_support::JoinAs(p, uri_, kJob, rank)); }
+  void Join(RawPeer& p, pmix_rank_t rank, const char* nspace = kJob) {
+    ASSERT_TRUE(test_support::JoinAs(p, uri_, nspace, rank));
+  }
 
   // Asks for a doorbell page: the reply's status, and the page mapped.
   pmix_status_t AskPage(RawPeer& p, std::unique_ptr<doorbell::Page>* page) {
@@ -88,12 +93,12 @@ class Doorbells : public test_support::InProcessServer {
   // A fence over the whole job (collecting data when `collect`), with a
   // ticket unless nullopt.
   void SendFence(RawPeer& p, uint32_t tag, std::optional<doorbell::Ticket> ticket,
-                 bool collect = false) {
+                 bool collect = false, const char* nspace = kJob) {
     pmix_info_t info;
     bool yes = true;
     PMIx_Info_load(&info, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
     wire::Writer w(codec_);
-    w.Procs(std::vector<pmix_proc_t>{Rank(PMIX_RANK_WILDCARD)})
+    w.Procs(std::vector<pmix_proc_t>{Rank(PMIX_RANK_WILDCARD, nspace)})
         .InfoArray(collect ? std::span<const pmix_info_t>(&info, 1)
                            : std::span<const pmix_info_t>());
     if (ticket) w.U32(ticket->slot).U32(ticket->seq);
@@ -118,13 +123,14 @@ class Doorbells : public test_support::InProcessServer {
   // fence has a record to answer with (a large one, which the server
   // shares in a modex chunk, when `value` is).
   void Commit(RawPeer& p, pmix_rank_t rank, const std::string& value = "value",
-              const char* key = "bell.key") {
+              const char* key = "bell.key", const char* nspace = kJob,
+              pmix_scope_t scope = PMIX_GLOBAL) {
     wire::Infos kvs;
     ASSERT_TRUE(kvs.Add(key, value.c_str(), PMIX_STRING).ok());
     wire::Bytes record;
-    ASSERT_TRUE(wire::AppendRecord(codec_, Rank(rank), kvs.view(), record).ok());
+    ASSERT_TRUE(wire::AppendRecord(codec_, Rank(rank, nspace), kvs.view(), record).ok());
     wire::Writer w(codec_);
-    w.U32(1).U32(PMIX_GLOBAL).U64(record.size());
+    w.U32(1).U32(scope).U64(record.size());
     auto head = w.Take();
     ASSERT_TRUE(head.ok());
     wire::Bytes body = *head;
@@ -247,6 +253,71 @@ TEST_F(Doorbells, RecordsInAChunkTheClientKeepsComeAsMail) {
   EXPECT_TRUE(none.status().ok());
   EXPECT_TRUE(none.AtEnd());
   EXPECT_FALSE(zero.Recv(milliseconds(200)).has_value()) << "no frame";
+}
+
+// A client maps a whole chunk it is handed, not only its records' places:
+// the chunks of one job's answers hold none of another job's records
+// (committed to the same server, interleaved with the job's own), nor the
+// job's PMIX_REMOTE data.
+TEST_F(Doorbells, AChunkHoldsOnlyItsJobsDataALocalClientMaySee) {
+  constexpr const char* kOther = "bell.other";
+  ASSERT_EQ(test_support::RegisterLocalJob(kOther, 2, [](pmix_rank_t) { return ::getuid(); }),
+            PMIX_SUCCESS);
+  const std::string mine = "mine-" + std::string(4096, 'm');
+  const std::string theirs = "theirs-" + std::string(4096, 't');
+  const std::string remote = "remote-" + std::string(4096, 'r');
+  // Each job: rank 1 commits (rank 0 of the other job too), then both
+  // fence collecting data; rank 0's answer carries its job's chunk.
+  struct Job {
+    const char* nspace;
+    RawPeer zero, one;
+    std::unique_ptr<doorbell::Page> page;
+  } jobs[2];
+  jobs[0].nspace = kOther;
+  jobs[1].nspace = kJob;
+  for (Job& job : jobs) {
+    Join(job.zero, 0, job.nspace);
+    Join(job.one, 1, job.nspace);
+    ASSERT_EQ(AskPage(job.zero, &job.page), PMIX_SUCCESS);
+  }
+  Commit(jobs[0].one, 1, theirs, "bell.key", kOther);
+  Commit(jobs[1].one, 1, mine, "bell.key", kJob);
+  Commit(jobs[1].one, 1, remote, "bell.remote", kJob, PMIX_REMOTE);
+  Commit(jobs[0].zero, 0, theirs, "bell.key0", kOther);
+  std::vector<ptl::Fd> fds;  // the chunks kJob's rank 0 was handed
+  for (uint32_t i = 0; i < 2; ++i) {
+    Job& job = jobs[i];
+    doorbell::Ticket t{5, 77 + i};
+    SendFence(job.zero, 0, t, /*collect=*/true, job.nspace);
+    SendFence(job.one, 9, std::nullopt, /*collect=*/true, job.nspace);
+    auto frame = job.zero.Recv(seconds(10));
+    ASSERT_TRUE(frame.has_value());
+    EXPECT_EQ(frame->tag, t.seq);
+    ASSERT_EQ(ReplyStatus(job.one, 9, seconds(10)), PMIX_SUCCESS);
+    if (frame->fds.empty()) GTEST_SKIP() << "no shared modex chunks on this system";
+    if (job.nspace == kJob)
+      for (ptl::Fd& fd : frame->fds) fds.push_back(std::move(fd));
+  }
+  ASSERT_FALSE(fds.empty());
+  auto holds = [](std::span<const uint8_t> bytes, const std::string& needle) {
+    return std::search(bytes.begin(), bytes.end(), needle.begin(), needle.end()) != bytes.end();
+  };
+  bool found_mine = false;
+  for (const ptl::Fd& chunk : fds) {
+    int fd = chunk.get();
+    struct stat st {};
+    ASSERT_EQ(::fstat(fd, &st), 0);
+    ASSERT_GT(st.st_size, 0);
+    size_t size = static_cast<size_t>(st.st_size);
+    void* map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+    ASSERT_NE(map, MAP_FAILED);
+    std::span<const uint8_t> bytes(static_cast<const uint8_t*>(map), size);
+    found_mine = found_mine || holds(bytes, mine);
+    EXPECT_FALSE(holds(bytes, theirs)) << "another job's data in a chunk handed to this job";
+    EXPECT_FALSE(holds(bytes, remote)) << "PMIX_REMOTE data in a chunk handed to a local client";
+    ::munmap(map, size);
+  }
+  EXPECT_TRUE(found_mine) << "the job's own record is in its chunk";
 }
 
 TEST_F(Doorbells, AFailedFenceIsRungWithItsStatus) {

@@ -3,8 +3,11 @@
 // keys by the gds scope rules, and refusal of bad input without change.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <set>
 #include <string>
+#include <string_view>
 
 #include "mca/bfrops/base/bfrops_base.h"
 #include "pmix.h"
@@ -284,8 +287,9 @@ TEST_F(ModexStoreTest, LargeRecordsArePlacedInTheArena) {
   EXPECT_EQ(std::string((*v)->data.string), std::string(200, 'y'));
 }
 
-// Every record is shared by default, however small; once the last data
-// is removed, no chunk is left (nor its descriptor).
+// Every record is shared by default, however small; once a namespace's
+// last data is removed, its chunk goes (and its descriptor), and once all
+// is removed no chunk is left.
 TEST_F(ModexStoreTest, EveryRecordIsPlacedAndTheLastRemovalFreesTheChunk) {
   auto module = gds::RegionModule();
   ASSERT_TRUE(module.ok());
@@ -300,9 +304,9 @@ TEST_F(ModexStoreTest, EveryRecordIsPlacedAndTheLastRemovalFreesTheChunk) {
   store.ForEach(p, PMIX_GDS_VIEW_LOCAL, [&](std::span<const uint8_t>, const std::shared_ptr<const Arena::Chunk>& c,
                                             size_t) { placed += c != nullptr; });
   EXPECT_EQ(placed, 1u);
-  EXPECT_EQ(store.chunks(), 1u);
+  EXPECT_EQ(store.chunks(), 2u) << "one per namespace";
   store.Remove(P("ns", PMIX_RANK_WILDCARD));
-  EXPECT_EQ(store.chunks(), 1u) << "another namespace's record still lies in it";
+  EXPECT_EQ(store.chunks(), 1u) << "the other namespace's chunk stays";
   store.Remove(q);
   EXPECT_EQ(store.chunks(), 0u);
 }
@@ -351,6 +355,220 @@ TEST_F(ModexStoreTest, ArenaChunksAreBounded) {
   store.Remove(P("ns", PMIX_RANK_WILDCARD));
   store.Clear();
   EXPECT_EQ(store.chunks(), 0u);
+}
+
+bool ArenaHere() {
+  auto module = gds::RegionModule();
+  return module.ok() && *module != nullptr && (*module)->region_publish != nullptr;
+}
+
+// Where ForEach says proc's records lie in view, in Append's order (the
+// chunks are not held: the test sees when they go).
+struct Place {
+  wire::Bytes bytes;
+  const Arena::Chunk* chunk;
+  size_t offset;
+};
+std::vector<Place> Places(const Store& store, const pmix_proc_t& proc, pmix_gds_view_t view) {
+  std::vector<Place> out;
+  store.ForEach(proc, view,
+                [&](std::span<const uint8_t> record,
+                    const std::shared_ptr<const Arena::Chunk>& chunk, size_t offset) {
+                  out.push_back({wire::Bytes(record.begin(), record.end()), chunk.get(), offset});
+                });
+  return out;
+}
+
+// Whether needle occurs anywhere in the chunk's whole region (what a
+// client that maps it can read), not only where records were placed.
+bool ChunkHolds(const Arena::Chunk& chunk, std::string_view needle) {
+  const uint8_t* first = chunk.data();
+  const uint8_t* last = first + chunk.size();
+  return std::search(first, last, needle.begin(), needle.end()) != last;
+}
+
+// A client handed a chunk reads all of it: records of two namespaces,
+// committed interleaved, lie in chunks of their own, and no byte of one
+// namespace's values is anywhere in the other's chunks.
+TEST_F(ModexStoreTest, NamespacesNeverShareAChunk) {
+  if (!ArenaHere()) GTEST_SKIP() << "no gds module publishes regions here";
+  Store store(0, 0, size_t{64} << 10);
+  const std::string a_secret = "alpha-secret-" + std::string(48, 'A');
+  const std::string b_secret = "beta-secret-" + std::string(48, 'B');
+  for (pmix_rank_t r = 0; r < 4; ++r) {
+    for (const auto& [ns, value] : {std::pair{"alpha", a_secret}, std::pair{"beta", b_secret}}) {
+      pmix_proc_t p = P(ns, r);
+      std::string v = value + std::to_string(r);
+      wire::Infos kvs = Kvs({{"secret", v.c_str()}});
+      ASSERT_TRUE(store.Add(p, r % 2 ? PMIX_LOCAL : PMIX_GLOBAL, Encode(p, kvs), kvs.view()).ok());
+    }
+  }
+  std::set<const Arena::Chunk*> a_chunks, b_chunks;
+  std::set<uint64_t> a_serials, b_serials;
+  for (pmix_rank_t r = 0; r < 4; ++r) {
+    for (const Place& place : Places(store, P("alpha", r), PMIX_GDS_VIEW_ALL)) {
+      ASSERT_NE(place.chunk, nullptr);
+      a_chunks.insert(place.chunk);
+      a_serials.insert(place.chunk->serial());
+    }
+    for (const Place& place : Places(store, P("beta", r), PMIX_GDS_VIEW_ALL)) {
+      ASSERT_NE(place.chunk, nullptr);
+      b_chunks.insert(place.chunk);
+      b_serials.insert(place.chunk->serial());
+    }
+  }
+  EXPECT_EQ(a_chunks.size(), 1u) << "one namespace's records share its chunk";
+  EXPECT_EQ(b_chunks.size(), 1u);
+  for (uint64_t serial : a_serials) EXPECT_EQ(b_serials.count(serial), 0u) << "serial " << serial;
+  for (const Arena::Chunk* chunk : a_chunks) {
+    EXPECT_EQ(b_chunks.count(chunk), 0u);
+    EXPECT_TRUE(ChunkHolds(*chunk, a_secret)) << "the search finds what is there";
+    EXPECT_FALSE(ChunkHolds(*chunk, b_secret)) << "beta's data in alpha's chunk";
+    EXPECT_FALSE(ChunkHolds(*chunk, "beta")) << "not even beta's name";
+  }
+  for (const Arena::Chunk* chunk : b_chunks) {
+    EXPECT_TRUE(ChunkHolds(*chunk, b_secret));
+    EXPECT_FALSE(ChunkHolds(*chunk, a_secret)) << "alpha's data in beta's chunk";
+    EXPECT_FALSE(ChunkHolds(*chunk, "alpha"));
+  }
+  EXPECT_EQ(store.chunks(), 2u);
+}
+
+// No local reader may see PMIX_REMOTE data: such records stay on the
+// heap, while the same process's LOCAL, GLOBAL and UNDEF ones are in its
+// namespace's chunk; the remote view still reads them all.
+TEST_F(ModexStoreTest, RemoteRecordsStayOnTheHeap) {
+  if (!ArenaHere()) GTEST_SKIP() << "no gds module publishes regions here";
+  Store store(0, 0, size_t{64} << 10);
+  pmix_proc_t p = P("job", 0);
+  const std::string remote_value = "for-other-nodes-only-" + std::string(40, 'R');
+  struct Put {
+    pmix_scope_t scope;
+    const char* key;
+    std::string value;
+    wire::Bytes record;
+  };
+  std::vector<Put> puts = {{PMIX_LOCAL, "l", "local-value", {}},
+                           {PMIX_REMOTE, "r", remote_value, {}},
+                           {PMIX_GLOBAL, "g", "global-value", {}},
+                           {PMIX_SCOPE_UNDEF, "u", "undef-value", {}}};
+  for (Put& put : puts) {
+    wire::Infos kvs = Kvs({{put.key, put.value.c_str()}});
+    put.record = Encode(p, kvs);
+    ASSERT_TRUE(store.Add(p, put.scope, put.record, kvs.view()).ok());
+  }
+  std::vector<Place> all = Places(store, p, PMIX_GDS_VIEW_ALL);
+  ASSERT_EQ(all.size(), puts.size());
+  const Arena::Chunk* chunk = nullptr;
+  for (size_t i = 0; i < puts.size(); ++i) {
+    EXPECT_EQ(all[i].bytes, puts[i].record);
+    if (puts[i].scope == PMIX_REMOTE) {
+      EXPECT_EQ(all[i].chunk, nullptr) << "a REMOTE record in a chunk";
+    } else {
+      EXPECT_NE(all[i].chunk, nullptr) << "scope " << int(puts[i].scope);
+      chunk = all[i].chunk;
+    }
+  }
+  ASSERT_NE(chunk, nullptr);
+  EXPECT_FALSE(ChunkHolds(*chunk, remote_value));
+  std::vector<Place> remote = Places(store, p, PMIX_GDS_VIEW_REMOTE);
+  ASSERT_EQ(remote.size(), 3u);
+  EXPECT_EQ(remote[0].bytes, puts[1].record);
+  EXPECT_EQ(remote[0].chunk, nullptr);
+  auto v = store.Fetch(p, PMIX_GDS_VIEW_REMOTE, "r");
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(std::string((*v)->data.string), remote_value);
+  // What a local client is answered with lies in the chunk alone.
+  for (const Place& place : Places(store, p, PMIX_GDS_VIEW_LOCAL)) EXPECT_EQ(place.chunk, chunk);
+  EXPECT_EQ(store.chunks(), 1u);
+}
+
+// One limit on live chunks (descriptors) for all namespaces: past it a
+// new namespace's record is kept on the heap and reads back the same;
+// once a namespace is removed, its chunk goes and another can place.
+TEST_F(ModexStoreTest, TheChunkLimitIsSharedByNamespaces) {
+  if (!ArenaHere()) GTEST_SKIP() << "no gds module publishes regions here";
+  Store store(0, 2, 4096);
+  wire::Infos kvs = Kvs({{"k", "v"}});
+  auto add = [&](const pmix_proc_t& p) {
+    return store.Add(p, PMIX_GLOBAL, Encode(p, kvs), kvs.view());
+  };
+  ASSERT_TRUE(add(P("a", 0)).ok());
+  ASSERT_TRUE(add(P("b", 0)).ok());
+  ASSERT_NE(Places(store, P("a", 0), PMIX_GDS_VIEW_ALL).at(0).chunk, nullptr);
+  ASSERT_NE(Places(store, P("b", 0), PMIX_GDS_VIEW_ALL).at(0).chunk, nullptr);
+  EXPECT_EQ(store.chunks(), 2u);
+  ASSERT_TRUE(add(P("c", 0)).ok());
+  EXPECT_EQ(Places(store, P("c", 0), PMIX_GDS_VIEW_ALL).at(0).chunk, nullptr)
+      << "past the limit: on the heap";
+  EXPECT_EQ(store.chunks(), 2u);
+  auto v = store.Fetch(P("c", 0), PMIX_GDS_VIEW_LOCAL, "k");
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(std::string((*v)->data.string), "v");
+  wire::Bytes out;
+  EXPECT_EQ(store.Append(P("c", 0), PMIX_GDS_VIEW_LOCAL, out), 1u);
+  EXPECT_EQ(out, Encode(P("c", 0), kvs));
+  // A namespace removed frees its chunk for the others.
+  store.Remove(P("a", PMIX_RANK_WILDCARD));
+  EXPECT_EQ(store.chunks(), 1u);
+  ASSERT_TRUE(add(P("d", 0)).ok());
+  EXPECT_NE(Places(store, P("d", 0), PMIX_GDS_VIEW_ALL).at(0).chunk, nullptr) << "room again";
+  EXPECT_EQ(store.chunks(), 2u);
+  // So does the removal of a namespace's last rank.
+  store.Remove(P("b", 0));
+  EXPECT_EQ(store.chunks(), 1u);
+  ASSERT_TRUE(add(P("c", 1)).ok());
+  EXPECT_NE(Places(store, P("c", 1), PMIX_GDS_VIEW_ALL).at(0).chunk, nullptr);
+  EXPECT_EQ(Places(store, P("c", 0), PMIX_GDS_VIEW_ALL).at(0).chunk, nullptr)
+      << "placed records are not moved";
+  store.Clear();
+  EXPECT_EQ(store.chunks(), 0u);
+}
+
+// Removing a namespace's last rank retires its arena: a later record of
+// it starts a new chunk, while a chunk an answer still holds stays alive
+// and another namespace's arena goes on filling its chunk.
+TEST_F(ModexStoreTest, ANamespaceGoneRetiresItsArenaOnly) {
+  if (!ArenaHere()) GTEST_SKIP() << "no gds module publishes regions here";
+  Store store(0, 0, size_t{64} << 10);
+  wire::Infos kvs = Kvs({{"k", "v"}});
+  auto add = [&](const pmix_proc_t& p) {
+    return store.Add(p, PMIX_GLOBAL, Encode(p, kvs), kvs.view());
+  };
+  ASSERT_TRUE(add(P("a", 0)).ok());
+  ASSERT_TRUE(add(P("a", 1)).ok());
+  ASSERT_TRUE(add(P("b", 0)).ok());
+  std::shared_ptr<const Arena::Chunk> held;  // as a fence answer being sent holds it
+  store.ForEach(P("a", 0), PMIX_GDS_VIEW_LOCAL,
+                [&](std::span<const uint8_t>, const std::shared_ptr<const Arena::Chunk>& c,
+                    size_t) { held = c; });
+  ASSERT_NE(held, nullptr);
+  EXPECT_EQ(Places(store, P("a", 1), PMIX_GDS_VIEW_ALL).at(0).chunk, held.get())
+      << "a's records share its chunk";
+  const Place b0 = Places(store, P("b", 0), PMIX_GDS_VIEW_ALL).at(0);
+  ASSERT_NE(b0.chunk, nullptr);
+  ASSERT_NE(b0.chunk, held.get());
+  uint64_t a_serial = held->serial();
+  store.Remove(P("a", 0));
+  ASSERT_TRUE(add(P("a", 2)).ok());
+  EXPECT_EQ(Places(store, P("a", 2), PMIX_GDS_VIEW_ALL).at(0).chunk, held.get())
+      << "a rank left: still filled";
+  store.Remove(P("a", 1));
+  store.Remove(P("a", 2));  // a's last rank
+  EXPECT_EQ(store.chunks(), 2u) << "the held chunk stays alive";
+  ASSERT_TRUE(add(P("a", 0)).ok());
+  const Place a0 = Places(store, P("a", 0), PMIX_GDS_VIEW_ALL).at(0);
+  ASSERT_NE(a0.chunk, nullptr);
+  EXPECT_NE(a0.chunk, held.get()) << "a new chunk for the namespace";
+  EXPECT_GT(a0.chunk->serial(), a_serial);
+  EXPECT_EQ(a0.offset, 0u);
+  ASSERT_TRUE(add(P("b", 1)).ok());
+  const Place b1 = Places(store, P("b", 1), PMIX_GDS_VIEW_ALL).at(0);
+  EXPECT_EQ(b1.chunk, b0.chunk) << "b's arena goes on filling its chunk";
+  EXPECT_EQ(b1.offset, b0.offset + b0.bytes.size());
+  EXPECT_EQ(store.chunks(), 3u);
+  held.reset();
+  EXPECT_EQ(store.chunks(), 2u) << "the retired chunk went with its last holder";
 }
 
 }  // namespace
