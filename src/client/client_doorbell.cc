@@ -23,15 +23,23 @@ pmix_status_t Keep(const std::shared_ptr<wire::Connection>& conn, Status status,
   pmix_status_t rc = r.Status();
   if (!r.status().ok()) return r.status().code();
   if (rc != PMIX_SUCCESS) return rc;
-  if (reply.fds.size() != 1) return PMIX_ERR_BAD_PARAM;
+  // The page, and the release page when asked for (optional).
+  if (reply.fds.empty() || reply.fds.size() > 2 || (reply.fds.size() == 2 && !wire::doorbell::CanWaitOnTwo()))
+    return PMIX_ERR_BAD_PARAM;
   auto page = wire::doorbell::Page::Attach(reply.fds[0].get());
-  if (!page.ok()) {
-    output::Error("client", "the server's doorbell page is not usable: %s",
-                  PMIx_Error_string(page.status().code()));
-    return page.status().code();
+  std::unique_ptr<wire::doorbell::ReleasePage> release;
+  Status usable = page.status();
+  if (page.ok() && reply.fds.size() == 2) {
+    auto attached = wire::doorbell::ReleasePage::Attach(reply.fds[1].get());
+    usable = attached.status();
+    if (attached.ok()) release = std::move(*attached);
+  }
+  if (!usable.ok()) {
+    output::Error("client", "the server's doorbell page is not usable: %s", PMIx_Error_string(usable.code()));
+    return usable.code();
   }
   std::lock_guard<std::mutex> lock(g_mu);
-  g_bell = std::make_shared<Doorbell>(std::move(*page), conn);
+  g_bell = std::make_shared<Doorbell>(std::move(*page), conn, std::move(release));
   return PMIX_SUCCESS;
 }
 
@@ -59,7 +67,11 @@ Status Doorbell::Await(const Ticket& t,
   pmix_status_t status = PMIX_ERR_TIMEOUT;
   bool answered = false;
   if (mail != nullptr) mail->clear();
+  bool on_word = release_ != nullptr && t.word < wire::doorbell::kReleaseWords;
   for (;;) {
+    // The release word before the seq word: a release between the two
+    // loads changes the word, and the wait returns at once.
+    uint32_t word_seen = on_word ? release_->Word(t.word).load(std::memory_order_acquire) : 0;
     uint32_t seen = wire::doorbell::Seq(page, t.slot).load(std::memory_order_acquire);
     if (seen == t.seq) {
       status = wire::doorbell::Collect(page, t.slot, mail);
@@ -67,7 +79,10 @@ Status Doorbell::Await(const Ticket& t,
       break;
     }
     if (deadline && std::chrono::steady_clock::now() >= *deadline) break;
-    wire::doorbell::WaitWhile(page, t.slot, seen, deadline);
+    if (on_word)
+      wire::doorbell::WaitWhile(page, t.slot, seen, *release_, t.word, word_seen, deadline);
+    else
+      wire::doorbell::WaitWhile(page, t.slot, seen, deadline);
   }
   std::lock_guard<std::mutex> lock(mu_);
   in_flight_.erase(t.seq);
@@ -98,7 +113,12 @@ std::shared_ptr<Doorbell> CurrentDoorbell() {
     Client* c = CurrentClient();
     if (c == nullptr || c->singleton || c->conn == nullptr) return done(PMIX_ERR_INIT);
     std::shared_ptr<wire::Connection> conn = c->conn;
-    c->RequestFrame(wire::Msg::kDoorbell, wire::Bytes(),
+    // Flags: 1, this client can wait on a release word too.
+    wire::Writer w(c->codec());
+    w.U32(wire::doorbell::CanWaitOnTwo() ? 1 : 0);
+    auto body = w.Take();
+    if (!body.ok()) return done(body.status().code());
+    c->RequestFrame(wire::Msg::kDoorbell, std::move(*body),
                     [conn, done](Status status, ptl::Frame&& reply) {
                       done(Keep(conn, status, std::move(reply)));
                     });

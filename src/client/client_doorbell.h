@@ -3,6 +3,7 @@
 // reply its progress thread would read and pass on.
 //
 // The page is asked for once, at the first fence that can use it
+// (with the server's release page when this kernel can wait on two words)
 // (CurrentDoorbell), with the connection it came on: a waiting caller
 // also writes its request on the socket itself (Connection::SendNow),
 // so that neither sending nor release wakes the progress thread. A server
@@ -35,8 +36,13 @@ namespace pmix::client {
 class Doorbell {
  public:
   explicit Doorbell(std::unique_ptr<wire::doorbell::Page> page,
-                    std::shared_ptr<wire::Connection> conn = nullptr)
-      : page_(std::move(page)), conn_(std::move(conn)) {}
+                    std::shared_ptr<wire::Connection> conn = nullptr,
+                    std::unique_ptr<wire::doorbell::ReleasePage> release = nullptr)
+      : page_(std::move(page)), conn_(std::move(conn)), release_(std::move(release)) {}
+
+  // Whether the server gave a release page (a ticket may then name a
+  // word of it, which Await waits on too).
+  bool has_release() const { return release_ != nullptr; }
 
   // The connection's codec (nullptr without one).
   const pmix_bfrops_module_t* codec() const { return conn_ != nullptr ? conn_->codec() : nullptr; }
@@ -65,6 +71,7 @@ class Doorbell {
  private:
   std::unique_ptr<wire::doorbell::Page> page_;
   const std::shared_ptr<wire::Connection> conn_;
+  const std::unique_ptr<wire::doorbell::ReleasePage> release_;
   std::mutex mu_;
   std::map<uint32_t, uint32_t> in_flight_;  // seq -> slot
   std::bitset<wire::doorbell::kSlots> used_;

@@ -164,6 +164,7 @@ Result<wire::Bytes> TicketedBody(const pmix_bfrops_module_t* codec, const FenceR
                                  const wire::doorbell::Ticket& t) {
   wire::Writer w(codec);
   w.Procs(req.procs).InfoArray(req.infos.view()).U32(t.slot).U32(t.seq);
+  if (t.word != wire::doorbell::kNoWord) w.U32(t.word);
   return w.Take();
 }
 
@@ -176,6 +177,8 @@ std::optional<Status> FenceByDoorbell(const std::shared_ptr<const FenceRequest>&
   if (bell == nullptr) return std::nullopt;
   std::optional<wire::doorbell::Ticket> ticket = bell->Acquire();
   if (!ticket) return std::nullopt;
+  // Every participant names the same word: released with one wakeup.
+  if (bell->has_release()) ticket->word = wire::doorbell::ReleaseWordOf(req->procs);
   std::optional<std::chrono::steady_clock::time_point> deadline;
   if (req->timeout_sec > 0)
     deadline =

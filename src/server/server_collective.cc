@@ -61,12 +61,15 @@ void AnswerAll(const Tracker& t, const AnswerFor& answer_for) {
     if (it == answers.end()) it = answers.emplace(std::pair(codec, fds_ok), answer_for(codec, fds_ok)).first;
     return it->second;
   };
+  std::vector<std::shared_ptr<Peer>> answered;  // their doorbell pages outlive `wakes`
+  Wakes wakes;
   for (const auto& [who, c] : t.contributions) {
     auto peer = c.peer.lock();
     if (peer == nullptr || peer->conn->closed()) continue;
+    answered.push_back(peer);
     const pmix_bfrops_module_t* codec = peer->conn->codec();
     const Answer* a = &answer(codec, peer->conn->can_pass_fds());
-    if (c.ticket && peer->doorbell != nullptr && Mail(*peer, *c.ticket, *a)) continue;
+    if (c.ticket && peer->doorbell != nullptr && Mail(*peer, *c.ticket, *a, wakes)) continue;
     std::vector<ptl::Fd> fds;
     for (int fd : a->fds) {
       ptl::Fd dup(::fcntl(fd, F_DUPFD_CLOEXEC, 0));
@@ -77,8 +80,26 @@ void AnswerAll(const Tracker& t, const AnswerFor& answer_for) {
       fds.clear();
       a = &answer(codec, false);  // out of descriptors: the bytes go
     }
-    AnswerOne(*peer, c, *a, std::move(fds));
+    AnswerOne(*peer, c, *a, std::move(fds), &wakes);
   }
+}
+
+void Wakes::Add(const Peer& peer, const wire::doorbell::Ticket& ticket) {
+  bool word = ticket.word < wire::doorbell::kReleaseWords && peer.release != nullptr;
+  due_.push_back(Due{peer.doorbell->data(), ticket.slot, word ? ticket.word : wire::doorbell::kNoWord,
+                     word ? peer.release.get() : nullptr});
+}
+
+Wakes::~Wakes() {
+  // Waiters sharing a word with another are released together, the rest
+  // one by one.
+  std::map<std::pair<wire::doorbell::ReleasePage*, uint32_t>, size_t> sharing;
+  for (const Due& d : due_)
+    if (d.release != nullptr) ++sharing[{d.release, d.word}];
+  for (const Due& d : due_)
+    if (d.release == nullptr || sharing[{d.release, d.word}] < 2) wire::doorbell::Wake(d.page, d.slot);
+  for (const auto& [key, n] : sharing)
+    if (n >= 2) key.first->Release(key.second);
 }
 
 namespace {
@@ -130,11 +151,15 @@ Extents Unsent(const Extents& extents, const Extents& sent) {
 
 }  // namespace
 
-void AnswerOne(Peer& peer, const Contribution& c, const Answer& a, std::vector<ptl::Fd> fds) {
+void AnswerOne(Peer& peer, const Contribution& c, const Answer& a, std::vector<ptl::Fd> fds, Wakes* wakes) {
   if (!c.ticket || peer.doorbell == nullptr) {
     peer.conn->ReplyBody(c.request, a.body, std::move(fds)).ok();
   } else if (a.status_only) {
-    wire::doorbell::Ring(peer.doorbell->data(), *c.ticket, *a.status_only);
+    if (wakes == nullptr) {
+      wire::doorbell::Ring(peer.doorbell->data(), *c.ticket, *a.status_only);
+    } else if (wire::doorbell::Store(peer.doorbell->data(), *c.ticket, *a.status_only)) {
+      wakes->Add(peer, *c.ticket);
+    }
   } else {
     // Not a reply (the request was one-way): tagged with the ticket's seq.
     // The client keeps the chunks it carries (client_fence.cc).
@@ -149,7 +174,7 @@ void AnswerOne(Peer& peer, const Contribution& c, const Answer& a, std::vector<p
   }
 }
 
-bool Mail(Peer& peer, const wire::doorbell::Ticket& ticket, const Answer& a) {
+bool Mail(Peer& peer, const wire::doorbell::Ticket& ticket, const Answer& a, Wakes& wakes) {
   if (a.mail == nullptr || a.shared.empty() || a.named.size() != a.shared.size() || peer.doorbell == nullptr)
     return false;
   // Every chunk kept, and in each what this peer has not been sent yet.
@@ -176,7 +201,8 @@ bool Mail(Peer& peer, const wire::doorbell::Ticket& ticket, const Answer& a) {
   auto mail = w.Take();
   if (!mail.ok()) return false;
   if (all_unsent) mail->insert(mail->end(), a.mail->begin(), a.mail->end());
-  if (!wire::doorbell::Ring(peer.doorbell->data(), ticket, PMIX_SUCCESS, *mail)) return false;
+  if (!wire::doorbell::Store(peer.doorbell->data(), ticket, PMIX_SUCCESS, *mail)) return false;
+  wakes.Add(peer, ticket);
   for (uint64_t serial : gone) peer.kept_regions.erase(serial);
   for (const wire::RegionRecords& region : unsent) AddSent(peer.kept_regions[region.serial].sent, region.extents);
   return true;

@@ -83,10 +83,34 @@ using AnswerFor = std::function<Answer(const pmix_bfrops_module_t* codec, bool f
 // cannot be had (out of descriptors) gets the answer for (codec, false),
 // which must carry no descriptor.
 void AnswerAll(const Tracker& t, const AnswerFor& answer_for);
+// Doorbell slots whose answers are stored but whose waiters are not woken
+// yet (wire/doorbell.h Store, Wake): AnswerAll stores every answer, then
+// wakes them all when this goes, waiters on one release word with one
+// call (ReleasePage::Release). The pages must outlive it.
+class Wakes {
+ public:
+  Wakes() = default;
+  Wakes(const Wakes&) = delete;
+  Wakes& operator=(const Wakes&) = delete;
+  ~Wakes();
+  // The waiter of peer's `ticket` (and of its release word, if any).
+  void Add(const Peer& peer, const wire::doorbell::Ticket& ticket);
+
+ private:
+  struct Due {
+    uint8_t* page;
+    uint32_t slot;
+    uint32_t word;
+    wire::doorbell::ReleasePage* release;
+  };
+  std::vector<Due> due_;
+};
 // One contributor's answer (with its own duplicates of the descriptors):
 // a reply frame, or through its doorbell when it holds a ticket (a frame
-// tagged with the ticket when the answer is more than a status).
-void AnswerOne(Peer& peer, const Contribution& c, const Answer& a, std::vector<ptl::Fd> fds);
+// tagged with the ticket when the answer is more than a status), woken at
+// once or, given `wakes`, when they go.
+void AnswerOne(Peer& peer, const Contribution& c, const Answer& a, std::vector<ptl::Fd> fds,
+               Wakes* wakes = nullptr);
 // The answer to a ticket as mail (wire/doorbell.h), when it can go so:
 // every record lies in chunks the peer keeps, and the names of those
 // chunks, with the chunks the peer may now forget, fit a mailbox. The
@@ -96,7 +120,8 @@ void AnswerOne(Peer& peer, const Contribution& c, const Answer& a, std::vector<p
 // holds already (its data goes only when later data replaces it, which
 // would come too). A fence with no new commit is thus mail of the chunks
 // to forget alone. False (nothing done) otherwise.
-bool Mail(Peer& peer, const wire::doorbell::Ticket& ticket, const Answer& a);
+// The waiter is woken when `wakes` goes.
+bool Mail(Peer& peer, const wire::doorbell::Ticket& ticket, const Answer& a, Wakes& wakes);
 
 }  // namespace pmix::server::fence
 

@@ -399,8 +399,14 @@ void HandleFence(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
     wire::doorbell::Ticket t;
     t.slot = r.U32();
     t.seq = r.U32();
+    // Then, from a client waiting on release words too, the word.
+    bool word_ok = true;
+    if (r.status().ok() && !r.AtEnd()) {
+      t.word = r.U32();
+      word_ok = t.word < wire::doorbell::kReleaseWords && peer->release != nullptr;
+    }
     // A ticket names a slot of the page this peer was given.
-    if (r.status().ok() && r.AtEnd() && t.slot < wire::doorbell::kSlots &&
+    if (r.status().ok() && r.AtEnd() && word_ok && t.slot < wire::doorbell::kSlots &&
         peer->doorbell != nullptr)
       ticket = t;
     else
@@ -456,9 +462,38 @@ void HandleFence(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   if (t->Ready()) Launch(s, *t);
 }
 
-void HandleDoorbell(Server&, const PeerPtr& peer, ptl::Frame&& frame) {
+namespace {
+
+// A duplicate of the server's release page descriptor (made at the first
+// call); invalid when there is none.
+ptl::Fd ReleaseFd(Server& s) {
+  if (!s.release_fd.valid()) {
+    auto made = wire::doorbell::ReleasePage::Create();
+    if (!made.ok()) return ptl::Fd();
+    s.release_page = std::move(made->first);
+    s.release_fd = std::move(made->second);
+  }
+  return ptl::Fd(::fcntl(s.release_fd.get(), F_DUPFD_CLOEXEC, 0));
+}
+
+// The release page goes once no client maps it (a later client gets a
+// new one).
+void DropReleasePageIfUnused(Server& s) {
+  if (s.release_page.use_count() != 1) return;
+  s.release_page.reset();
+  s.release_fd = ptl::Fd();
+}
+
+}  // namespace
+
+void HandleDoorbell(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   const pmix_bfrops_module_t* codec = peer->conn->codec();
+  // The body: empty, or a u32 of flags (1: the client can wait on a
+  // release word too).
+  wire::Reader r(codec, frame.payload);
+  uint32_t flags = r.AtEnd() ? 0 : r.U32();
   pmix_status_t refused = PMIX_SUCCESS;
+  if (!r.status().ok() || !r.AtEnd()) refused = PMIX_ERR_BAD_PARAM;
   if (peer->ns == nullptr || !peer->conn->can_pass_fds()) refused = PMIX_ERR_NOT_SUPPORTED;
   if (peer->doorbell != nullptr) refused = PMIX_EXISTS;  // one page per connection
   auto made = refused == PMIX_SUCCESS
@@ -470,11 +505,22 @@ void HandleDoorbell(Server&, const PeerPtr& peer, ptl::Frame&& frame) {
   }
   std::vector<ptl::Fd> fds;
   fds.push_back(std::move(made->second));
-  if (peer->conn->ReplyWithFds(frame, StatusBody(codec, PMIX_SUCCESS), std::move(fds)).ok())
+  ptl::Fd release = (flags & 1) != 0 ? ReleaseFd(s) : ptl::Fd();
+  bool with_release = release.valid();
+  if (with_release) fds.push_back(std::move(release));
+  if (peer->conn->ReplyWithFds(frame, StatusBody(codec, PMIX_SUCCESS), std::move(fds)).ok()) {
     peer->doorbell = std::move(made->first);
+    if (with_release) peer->release = s.release_page;
+  } else {
+    DropReleasePageIfUnused(s);
+  }
 }
 
 void FenceOnPeerLost(Server& s, const PeerPtr& peer) {
+  if (peer->release != nullptr) {
+    peer->release.reset();
+    DropReleasePageIfUnused(s);
+  }
   if (peer->ns == nullptr) return;
   ProcName who = fence::NameOf(peer->proc);
   FenceState& st = State();

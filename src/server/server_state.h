@@ -52,6 +52,9 @@ struct Peer {
   Namespace* ns = nullptr;        // nullptr for tools without a registered nspace
   // The page this client's fences are released through (kDoorbell).
   std::unique_ptr<wire::doorbell::Page> doorbell;
+  // The server's release page, when this client waits on its words too
+  // (wire/doorbell.h); nullptr otherwise.
+  std::shared_ptr<wire::doorbell::ReleasePage> release;
   // The modex chunks this client keeps by serial (sent with a ticketed
   // answer's frame), each alive while its chunk is: a later answer may
   // name them in mail; a dead one is named among those to forget. With
@@ -113,6 +116,10 @@ struct Server {
   gid_t gid = 0;
   gds::Store store;               // job data (RFC0009 placement)
   modex::Store modex;             // committed data, local and remote (modex_store.h)
+  // The release page doorbell clients share (wire/doorbell.h), made at
+  // the first that can use it, and its descriptor, duplicated to each.
+  std::shared_ptr<wire::doorbell::ReleasePage> release_page;
+  ptl::Fd release_fd;
   std::map<std::string, Namespace, std::less<>> nspaces;
   std::vector<ptl::Listener> listeners;
   std::vector<std::unique_ptr<runtime::ProgressEngine::FdWatch>> listen_watches;

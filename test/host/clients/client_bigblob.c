@@ -39,8 +39,9 @@ static void BlobKey(char *out, int round, int i) {
     snprintf(out, PMIX_MAX_KEYLEN + 1, "big%d.blob%d", round, i);
 }
 
-/* Lines of /proc/self/maps naming a memfd, but the page a blocking fence
- * is released through (src/wire/doorbell.h), which the first fence maps. */
+/* Lines of /proc/self/maps naming a memfd, but the pages a blocking fence
+ * is released through (src/wire/doorbell.h: the doorbell and the release
+ * page, both named pmixx-doorbell...), which the first fence maps. */
 static int MemfdMappings(void) {
     FILE *f = fopen("/proc/self/maps", "r");
     char line[512];

@@ -3,6 +3,7 @@
 // thread, the loss of the server, the caller's own deadline).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <set>
 #include <thread>
@@ -53,6 +54,53 @@ TEST_F(ClientDoorbell, TicketsTakeDistinctSlotsUntilNoneIsLeft) {
   ASSERT_TRUE(again.has_value());
   EXPECT_EQ(again->slot, taken[3].slot);
   EXPECT_NE(again->seq, taken[3].seq);
+}
+
+// A waiter whose ticket names a release word is woken by the release of
+// that word alone (its slot stored but not woken, as a server releasing
+// many waiters at once does).
+TEST(ClientDoorbellRelease, AReleaseOfTheTicketsWordWakesTheWaiter) {
+  if (!doorbell::CanWaitOnTwo()) GTEST_SKIP() << "no futex_waitv on this kernel";
+  auto made = doorbell::Page::Create();
+  ASSERT_TRUE(made.ok());
+  auto mine = doorbell::Page::Attach(made->second.get());
+  ASSERT_TRUE(mine.ok());
+  auto release = doorbell::ReleasePage::Create();
+  ASSERT_TRUE(release.ok());
+  auto seen = doorbell::ReleasePage::Attach(release->second.get());
+  ASSERT_TRUE(seen.ok());
+  Doorbell bell(std::move(*mine), nullptr, std::move(*seen));
+  ASSERT_TRUE(bell.has_release());
+  for (int round = 0; round < 3; ++round) {
+    auto t = bell.Acquire();
+    ASSERT_TRUE(t.has_value());
+    t->word = 17;
+    std::thread server([&] {
+      std::this_thread::sleep_for(milliseconds(30));
+      EXPECT_TRUE(doorbell::Store(made->first->data(), *t, PMIX_ERR_PARTIAL_SUCCESS));
+      release->first->Release(t->word);
+    });
+    // Bounded: a waiter the release missed would time out, not hang.
+    auto deadline = steady_clock::now() + std::chrono::seconds(20);
+    EXPECT_EQ(bell.Await(*t, deadline).code(), PMIX_ERR_PARTIAL_SUCCESS);
+    server.join();
+  }
+}
+
+TEST(ClientDoorbellRelease, TheWordOfAFenceIsTheSameForAnyOrderOfItsProcesses) {
+  std::vector<pmix_proc_t> procs(5);
+  for (pmix_rank_t r = 0; r < 5; ++r) PMIx_Load_procid(&procs[r], r % 2 ? "a" : "b", r);
+  uint32_t word = doorbell::ReleaseWordOf(procs);
+  EXPECT_LT(word, doorbell::kReleaseWords);
+  std::reverse(procs.begin(), procs.end());
+  EXPECT_EQ(doorbell::ReleaseWordOf(procs), word);
+  std::set<uint32_t> words;
+  for (pmix_rank_t r = 0; r < 64; ++r) {
+    pmix_proc_t one;
+    PMIx_Load_procid(&one, "job", r);
+    words.insert(doorbell::ReleaseWordOf(std::span<const pmix_proc_t>(&one, 1)));
+  }
+  EXPECT_GT(words.size(), 48u) << "fences of distinct processes should spread over the words";
 }
 
 TEST_F(ClientDoorbell, TheServersRingWakesTheWaiter) {

@@ -66,20 +66,36 @@ class Doorbells : public test_support::InProcessServer {
     ASSERT_TRUE(test_support::JoinAs(p, uri_, nspace, rank));
   }
 
-  // Asks for a doorbell page: the reply's status, and the page mapped.
-  pmix_status_t AskPage(RawPeer& p, std::unique_ptr<doorbell::Page>* page) {
-    EXPECT_TRUE(p.Send(static_cast<uint16_t>(wire::Msg::kDoorbell), 7, {}));
+  // Asks for a doorbell page: the reply's status, and the page mapped;
+  // given `release`, asks for the release page too and maps it there.
+  pmix_status_t AskPage(RawPeer& p, std::unique_ptr<doorbell::Page>* page,
+                        std::unique_ptr<doorbell::ReleasePage>* release = nullptr) {
+    wire::Bytes body;
+    if (release != nullptr) {
+      wire::Writer w(codec_);
+      w.U32(1);
+      auto flags = w.Take();
+      EXPECT_TRUE(flags.ok());
+      if (flags.ok()) body = std::move(*flags);
+    }
+    EXPECT_TRUE(p.Send(static_cast<uint16_t>(wire::Msg::kDoorbell), 7, body));
     auto reply = p.Recv(seconds(10));
     if (!reply) return PMIX_ERR_TIMEOUT;
     EXPECT_EQ(reply->tag, 7u);
     wire::Reader r(codec_, reply->payload);
     pmix_status_t rc = r.Status();
     if (rc != PMIX_SUCCESS) return rc;
-    EXPECT_EQ(reply->fds.size(), 1u);
-    if (reply->fds.size() != 1) return PMIX_ERROR;
+    size_t expected = release != nullptr ? 2 : 1;
+    EXPECT_EQ(reply->fds.size(), expected);
+    if (reply->fds.size() != expected) return PMIX_ERROR;
     auto attached = doorbell::Page::Attach(reply->fds[0].get());
     if (!attached.ok()) return attached.status().code();
     *page = std::move(*attached);
+    if (release != nullptr) {
+      auto mapped = doorbell::ReleasePage::Attach(reply->fds[1].get());
+      if (!mapped.ok()) return mapped.status().code();
+      *release = std::move(*mapped);
+    }
     return PMIX_SUCCESS;
   }
 
@@ -102,6 +118,7 @@ class Doorbells : public test_support::InProcessServer {
         .InfoArray(collect ? std::span<const pmix_info_t>(&info, 1)
                            : std::span<const pmix_info_t>());
     if (ticket) w.U32(ticket->slot).U32(ticket->seq);
+    if (ticket && ticket->word != doorbell::kNoWord) w.U32(ticket->word);
     PMIx_Info_destruct(&info);
     auto body = w.Take();
     ASSERT_TRUE(body.ok());
@@ -166,6 +183,64 @@ TEST_F(Doorbells, BarriersAreRungWithoutAFrame) {
   // Nothing came on the sockets.
   EXPECT_FALSE(zero.Recv(milliseconds(200)).has_value());
   EXPECT_FALSE(one.Recv(milliseconds(200)).has_value());
+}
+
+// Waiters naming one release word are released by one bump of it (and
+// their slots rung, so a waiter on its slot alone would see the answer
+// too); a word is honoured only from a client that took the release page.
+TEST_F(Doorbells, WaitersOnOneReleaseWordAreReleasedTogether) {
+  if (!doorbell::CanWaitOnTwo()) GTEST_SKIP() << "no futex_waitv on this kernel";
+  RawPeer zero, one;
+  Join(zero, 0);
+  Join(one, 1);
+  std::unique_ptr<doorbell::Page> page0, page1;
+  std::unique_ptr<doorbell::ReleasePage> release0, release1;
+  ASSERT_EQ(AskPage(zero, &page0, &release0), PMIX_SUCCESS);
+  ASSERT_EQ(AskPage(one, &page1, &release1), PMIX_SUCCESS);
+  const uint32_t word = doorbell::ReleaseWordOf(std::vector<pmix_proc_t>{Rank(PMIX_RANK_WILDCARD)});
+  for (uint32_t round = 1; round <= 3; ++round) {
+    uint32_t before = release0->Word(word).load();
+    EXPECT_EQ(release1->Word(word).load(), before) << "one page, mapped by both";
+    doorbell::Ticket t0{round, 100 + round, word}, t1{60, 200 + round, word};
+    SendFence(zero, 0, t0);
+    std::this_thread::sleep_for(milliseconds(50));
+    EXPECT_EQ(release0->Word(word).load(), before) << "released before every participant was in";
+    SendFence(one, 0, t1);
+    EXPECT_EQ(Rung(*page0, t0), PMIX_SUCCESS);
+    EXPECT_EQ(Rung(*page1, t1), PMIX_SUCCESS);
+    auto deadline = std::chrono::steady_clock::now() + seconds(10);
+    while (release0->Word(word).load() == before && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(milliseconds(1));
+    EXPECT_EQ(release0->Word(word).load(), before + 1) << "one release for both waiters";
+    for (uint32_t other = 0; other < doorbell::kReleaseWords; other += 97) {
+      if (other != word) {
+        EXPECT_EQ(release0->Word(other).load(), 0u);
+      }
+    }
+  }
+}
+
+// A word is honoured only from a client that took the release page, and
+// only within the page.
+TEST_F(Doorbells, TicketWordsNeedTheReleasePage) {
+  if (!doorbell::CanWaitOnTwo()) GTEST_SKIP() << "no futex_waitv on this kernel";
+  RawPeer zero, one;
+  Join(zero, 0);
+  Join(one, 1);
+  std::unique_ptr<doorbell::Page> page0, page1;
+  std::unique_ptr<doorbell::ReleasePage> release1;
+  ASSERT_EQ(AskPage(zero, &page0), PMIX_SUCCESS);
+  ASSERT_EQ(AskPage(one, &page1, &release1), PMIX_SUCCESS);
+  SendFence(zero, 21, doorbell::Ticket{9, 300, 5});
+  EXPECT_EQ(ReplyStatus(zero, 21, seconds(10)), PMIX_ERR_BAD_PARAM);
+  SendFence(one, 22, doorbell::Ticket{9, 301, static_cast<uint32_t>(doorbell::kReleaseWords)});
+  EXPECT_EQ(ReplyStatus(one, 22, seconds(10)), PMIX_ERR_BAD_PARAM);
+  // Both in, one with a word and one without: each is woken its own way.
+  doorbell::Ticket t0{3, 400}, t1{4, 401, 5};
+  SendFence(zero, 0, t0);
+  SendFence(one, 0, t1);
+  EXPECT_EQ(Rung(*page0, t0), PMIX_SUCCESS);
+  EXPECT_EQ(Rung(*page1, t1), PMIX_SUCCESS);
 }
 
 TEST_F(Doorbells, AnswersWithRecordsComeAsAFrameTaggedWithTheSeq) {
@@ -375,6 +450,36 @@ TEST(DoorbellPage, AttachRefusesWhatIsNotASealedPage) {
   EXPECT_EQ(doorbell::StatusWord((*seen)->data(), 3).load(), PMIX_ERR_TIMEOUT);
   // Its size is sealed.
   EXPECT_NE(::ftruncate(made->second.get(), 2 * doorbell::kPageBytes), 0);
+}
+
+// A release page: only the server's mapping writes it; a client maps it
+// read-only and sees the server's bumps; what is not such a page is refused.
+TEST(ReleasePage, ClientsMapItReadOnly) {
+  auto made = doorbell::ReleasePage::Create();
+  ASSERT_TRUE(made.ok()) << PMIx_Error_string(made.status().code());
+  auto seen = doorbell::ReleasePage::Attach(made->second.get());
+  ASSERT_TRUE(seen.ok());
+  made->first->Release(5);
+  made->first->Release(5);
+  EXPECT_EQ((*seen)->Word(5).load(), 2u);
+  EXPECT_EQ((*seen)->Word(6).load(), 0u);
+  (*seen)->Release(6);  // a client's mapping cannot write: nothing happens
+  EXPECT_EQ((*seen)->Word(6).load(), 0u);
+  errno = 0;
+  void* writable = ::mmap(nullptr, doorbell::kReleaseBytes, PROT_READ | PROT_WRITE, MAP_SHARED,
+                          made->second.get(), 0);
+  EXPECT_EQ(writable, MAP_FAILED) << "a writable mapping of the release page was allowed";
+  if (writable != MAP_FAILED) ::munmap(writable, doorbell::kReleaseBytes);
+  EXPECT_NE(::ftruncate(made->second.get(), 2 * doorbell::kReleaseBytes), 0);
+  // A doorbell page, or an unsealed file of the right size, is no release page.
+  auto bell = doorbell::Page::Create();
+  ASSERT_TRUE(bell.ok());
+  EXPECT_EQ(doorbell::ReleasePage::Attach(bell->second.get()).status().code(), PMIX_ERR_BAD_PARAM);
+  int fd = ::memfd_create("not-sealed", MFD_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::ftruncate(fd, doorbell::kReleaseBytes), 0);
+  EXPECT_EQ(doorbell::ReleasePage::Attach(fd).status().code(), PMIX_ERR_BAD_PARAM);
+  ::close(fd);
 }
 
 }  // namespace
