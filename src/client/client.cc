@@ -133,6 +133,8 @@ void OnServerMessage(const pmix_bfrops_module_t* codec, ptl::Frame&& frame) {
     HandleJobUpdate(*g_client, codec, std::move(frame));
   else if (frame.type == static_cast<uint16_t>(wire::Msg::kFence))
     HandleFenceAnswer(*g_client, std::move(frame));
+  else if (frame.type == static_cast<uint16_t>(wire::Msg::kChunks))
+    HandleChunks(*g_client, std::move(frame));
 }
 
 Client* CurrentClient() { return g_client; }

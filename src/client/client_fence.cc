@@ -229,6 +229,42 @@ void Run(Client& c, const FenceRequest& req, std::function<void(Status)> done) {
 
 }  // namespace
 
+void HandleChunks(Client& c, ptl::Frame&& frame) {
+  wire::Reader r(c.codec(), frame.payload);
+  uint32_t n = r.U32();
+  std::vector<uint64_t> kept;
+  Status bad;
+  if (r.status().ok() && n != frame.fds.size()) bad = PMIX_ERR_BAD_PARAM;
+  for (uint32_t i = 0; i < n && r.status().ok() && bad.ok(); ++i) {
+    std::string medium = r.String();
+    uint64_t serial = r.U64();
+    uint64_t size = r.U64();
+    if (!r.status().ok()) break;
+    auto module = gds::ByName(medium);
+    if (!module.ok() || serial == 0) {
+      bad = PMIX_ERR_BAD_PARAM;
+      break;
+    }
+    auto region = c.shared_regions.Attach(*module, std::move(frame.fds[i]), static_cast<size_t>(size));
+    if (!region.ok()) {
+      bad = region.status();
+      break;
+    }
+    c.shared_regions.Keep(serial, *region);
+    // A chunk forgotten before is not kept again: not confirmed either.
+    if (c.shared_regions.Kept(serial, *module, static_cast<size_t>(size)) != nullptr) kept.push_back(serial);
+  }
+  if (!r.status().ok() || !bad.ok())
+    output::Error("client", "chunks offered by the server are not usable: %s",
+                  PMIx_Error_string(!bad.ok() ? bad.code() : r.status().code()));
+  if (kept.empty()) return;
+  wire::Writer w(c.codec());
+  w.U32(static_cast<uint32_t>(kept.size()));
+  for (uint64_t serial : kept) w.U64(serial);
+  auto body = w.Take();
+  if (body.ok()) c.Send(wire::Msg::kChunksKept, *body).ok();
+}
+
 void HandleFenceAnswer(Client&, ptl::Frame&& frame) {
   uint32_t seq = frame.tag;
   Status status = Absorb(std::move(frame), true);

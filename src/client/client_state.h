@@ -116,6 +116,9 @@ void HandleEvent(Client& client, const pmix_bfrops_module_t* codec,
 // A fence's answer sent as a frame tagged with a doorbell ticket's seq
 // (client_fence.cc).
 void HandleFenceAnswer(Client& client, ptl::Frame&& frame);
+// client_fence.cc: chunks the server offers ahead of a fence (Msg::kChunks):
+// kept, and those kept confirmed (Msg::kChunksKept).
+void HandleChunks(Client& client, ptl::Frame&& frame);
 // A newer generation of a namespace's job-data image (client_job_update.cc).
 void HandleJobUpdate(Client& client, const pmix_bfrops_module_t* codec, ptl::Frame&& frame);
 // The server connection was lost (PMIX_ERR_LOST_CONNECTION event etc.).

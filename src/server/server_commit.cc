@@ -204,6 +204,7 @@ void HandleCommit(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
     output::PeerError("server", "commit from %s:%u refused: %s", who.nspace, who.rank,
                   PMIx_Error_string(stored.code()));
   if (peer->ns != nullptr) peer->ns->committed.insert(who.rank);
+  if (stored.ok()) OfferChunks(s, peer);
   get::ReleaseCommitted(s, who);
   get::DmodexOnCommit(s, who);
 }

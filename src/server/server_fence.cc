@@ -76,6 +76,7 @@
 #include "src/server/server_get.h"
 #include "src/server/server_internal.h"
 #include "src/wire/proc_data.h"
+#include "src/wire/protocol.h"
 
 namespace pmix::server {
 namespace {
@@ -511,9 +512,56 @@ void HandleDoorbell(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   if (peer->conn->ReplyWithFds(frame, StatusBody(codec, PMIX_SUCCESS), std::move(fds)).ok()) {
     peer->doorbell = std::move(made->first);
     if (with_release) peer->release = s.release_page;
+    OfferChunks(s, peer);  // what it committed before asking
   } else {
     DropReleasePageIfUnused(s);
   }
+}
+
+void OfferChunks(Server& s, const PeerPtr& peer) {
+  if (peer->doorbell == nullptr || peer->ns == nullptr || !peer->conn->can_pass_fds() || peer->conn->closed())
+    return;
+  std::vector<std::shared_ptr<const modex::Arena::Chunk>> chunks;
+  s.modex.ForEach(peer->proc, PMIX_GDS_VIEW_LOCAL,
+                  [&](std::span<const uint8_t>, const std::shared_ptr<const modex::Arena::Chunk>& chunk, size_t) {
+                    if (chunk == nullptr || chunk->module() == nullptr) return;
+                    uint64_t serial = chunk->serial();
+                    if (peer->kept_regions.count(serial) != 0 || peer->offered_regions.count(serial) != 0) return;
+                    for (const auto& have : chunks)
+                      if (have == chunk) return;
+                    chunks.push_back(chunk);
+                  });
+  if (chunks.empty()) return;
+  if (chunks.size() > ptl::kMaxFrameFds) chunks.resize(ptl::kMaxFrameFds);
+  wire::Writer w(peer->conn->codec());
+  w.U32(static_cast<uint32_t>(chunks.size()));
+  std::vector<ptl::Fd> fds;
+  for (const auto& chunk : chunks) {
+    w.String(chunk->module()->name).U64(chunk->serial()).U64(chunk->size());
+    ptl::Fd dup(::fcntl(chunk->fd(), F_DUPFD_CLOEXEC, 0));
+    if (!dup.valid()) return;  // out of descriptors: the fence's frame carries them
+    fds.push_back(std::move(dup));
+  }
+  auto body = w.Take();
+  if (!body.ok()) return;
+  if (!peer->conn->SendBody(static_cast<uint16_t>(wire::Msg::kChunks), 0, std::move(*body), 0, std::move(fds)).ok())
+    return;
+  for (const auto& chunk : chunks) peer->offered_regions[chunk->serial()] = chunk;
+}
+
+void HandleChunksKept(Server&, const PeerPtr& peer, ptl::Frame&& frame) {
+  wire::Reader r(peer->conn->codec(), frame.payload);
+  uint32_t n = r.U32();
+  // Only chunks offered count: a client cannot claim to keep others.
+  for (uint32_t i = 0; i < n && r.status().ok(); ++i) {
+    uint64_t serial = r.U64();
+    auto it = r.status().ok() ? peer->offered_regions.find(serial) : peer->offered_regions.end();
+    if (it == peer->offered_regions.end()) continue;
+    if (!it->second.expired()) peer->kept_regions[serial].chunk = it->second;
+    peer->offered_regions.erase(it);
+  }
+  if (!r.status().ok() || !r.AtEnd())
+    output::PeerError("server", "%s:%u sent a malformed list of kept chunks", peer->proc.nspace, peer->proc.rank);
 }
 
 void FenceOnPeerLost(Server& s, const PeerPtr& peer) {

@@ -286,6 +286,7 @@ void Dispatch(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
     case wire::Msg::kAbort: return HandleAbort(s, peer, std::move(frame));
     case wire::Msg::kFence: return HandleFence(s, peer, std::move(frame));
     case wire::Msg::kDoorbell: return HandleDoorbell(s, peer, std::move(frame));
+    case wire::Msg::kChunksKept: return HandleChunksKept(s, peer, std::move(frame));
     case wire::Msg::kGet: return HandleGet(s, peer, std::move(frame));
     case wire::Msg::kCommit: return HandleCommit(s, peer, std::move(frame));
     case wire::Msg::kNotify: return HandleNotify(s, peer, std::move(frame));

@@ -66,6 +66,9 @@ struct Peer {
     std::vector<std::pair<size_t, size_t>> sent;  // (offset, length)
   };
   std::map<uint64_t, KeptChunk> kept_regions;
+  // Chunks offered to this client ahead of a fence (Msg::kChunks) whose
+  // keeping it has not confirmed yet (Msg::kChunksKept), by serial.
+  std::map<uint64_t, std::weak_ptr<const void>> offered_regions;
 };
 using PeerPtr = std::shared_ptr<Peer>;
 
@@ -157,6 +160,11 @@ Server* CurrentServer();
 using Handler = void (*)(Server& server, const PeerPtr& peer, ptl::Frame&& frame);
 void HandleFence(Server& server, const PeerPtr& peer, ptl::Frame&& frame);   // server_fence.cc
 void HandleDoorbell(Server& server, const PeerPtr& peer, ptl::Frame&& frame);  // server_fence.cc
+// server_fence.cc: a doorbell client confirms the chunks it keeps.
+void HandleChunksKept(Server& server, const PeerPtr& peer, ptl::Frame&& frame);
+// server_fence.cc: offers a doorbell client the modex chunks holding its
+// own records that it neither keeps nor was offered (Msg::kChunks).
+void OfferChunks(Server& server, const PeerPtr& peer);
 void HandleGet(Server& server, const PeerPtr& peer, ptl::Frame&& frame);     // server_get.cc
 void HandleCommit(Server& server, const PeerPtr& peer, ptl::Frame&& frame);  // server_get.cc
 void HandleNotify(Server& server, const PeerPtr& peer, ptl::Frame&& frame);  // server_events.cc

@@ -58,10 +58,21 @@ enum class Msg : uint16_t {
   // image (string nspace, the image as in src/wire/job_image.h)
   kJobUpdate = 41,
   // request, Unix-socket clients: a doorbell page (src/wire/doorbell.h);
-  // empty body; the reply is a status and, on success, the page's
-  // descriptor. A kFence request may then end with a ticket (u32 slot,
+  // body empty or u32 flags (1: the client can wait on a release word);
+  // the reply is a status and, on success, the page's descriptor (then the
+  // release page's, when asked for and available). A kFence request may then end with a ticket (u32 slot,
   // u32 seq) after its directives.
   kDoorbell = 42,
+  // one-way, server -> doorbell client: modex chunks holding this
+  // client's own records, offered ahead of a fence so that its answer can
+  // be mail (server/server_collective.h): u32 n, then per chunk string
+  // medium (gds module), u64 serial, u64 size; the frame carries the n
+  // descriptors in order.
+  kChunks = 43,
+  // one-way, client -> server: the chunks of a kChunks the client now
+  // keeps under their serials (wire::RegionCache::Keep): u32 n, u64 serial
+  // each.
+  kChunksKept = 44,
 };
 
 // The codec-independent encoding of the hello: u32 count, then per field

@@ -262,6 +262,91 @@ TEST_F(Doorbells, AnswersWithRecordsComeAsAFrameTaggedWithTheSeq) {
   EXPECT_EQ(ReplyStatus(one, 9, seconds(10)), PMIX_SUCCESS);
 }
 
+// A doorbell client that commits is offered the chunk its record went to
+// (Msg::kChunks) before any fence; once it confirms keeping it
+// (Msg::kChunksKept), the first collect fence over records in it is mail.
+// A confirmation of a chunk never offered counts for nothing.
+TEST_F(Doorbells, ChunksOfOwnCommitsAreOfferedAheadOfTheFence) {
+  RawPeer zero, one;
+  std::unique_ptr<doorbell::Page> page0;
+  ASSERT_NO_FATAL_FAILURE(JoinBothWithPage(zero, one, &page0));
+  Commit(zero, 0, std::string(4096, 'z'));
+  auto offer = zero.Recv(seconds(3));
+  if (!offer) GTEST_SKIP() << "no shared modex chunks on this system";
+  ASSERT_EQ(offer->type, static_cast<uint16_t>(wire::Msg::kChunks));
+  ASSERT_EQ(offer->fds.size(), 1u);
+  wire::Reader r(codec_, offer->payload);
+  ASSERT_EQ(r.U32(), 1u);
+  std::string medium = r.String();
+  uint64_t serial = r.U64();
+  uint64_t size = r.U64();
+  ASSERT_TRUE(r.status().ok() && r.AtEnd());
+  EXPECT_NE(serial, 0u);
+  struct stat st {};
+  ASSERT_EQ(::fstat(offer->fds[0].get(), &st), 0);
+  EXPECT_EQ(static_cast<uint64_t>(st.st_size), size);
+  auto confirm = [&](uint64_t s) {
+    wire::Writer w(codec_);
+    w.U32(1).U64(s);
+    auto body = w.Take();
+    ASSERT_TRUE(body.ok());
+    ASSERT_TRUE(zero.Send(static_cast<uint16_t>(wire::Msg::kChunksKept), 0, *body));
+  };
+  // Not offered: the answer still brings the chunk by descriptor.
+  confirm(serial + 1000);
+  doorbell::Ticket t0{5, 77};
+  SendFence(zero, 0, t0, /*collect=*/true);
+  SendFence(one, 9, std::nullopt, /*collect=*/true);
+  auto frame = zero.Recv(seconds(10));
+  ASSERT_TRUE(frame.has_value());
+  EXPECT_EQ(frame->type, static_cast<uint16_t>(wire::Msg::kFence));
+  EXPECT_EQ(frame->fds.size(), 1u);
+  ASSERT_EQ(ReplyStatus(one, 9, seconds(10)), PMIX_SUCCESS);
+  // A second rank's client, offered its chunk and confirming it, gets its
+  // first collect fence as mail.
+  one.Close();  // rank 1 comes back with a doorbell
+  RawPeer one_again;
+  Join(one_again, 1);
+  std::unique_ptr<doorbell::Page> page1;
+  ASSERT_EQ(AskPage(one_again, &page1), PMIX_SUCCESS);
+  Commit(one_again, 1, std::string(4096, 'o'));
+  auto offer1 = one_again.Recv(seconds(10));
+  ASSERT_TRUE(offer1.has_value());
+  ASSERT_EQ(offer1->type, static_cast<uint16_t>(wire::Msg::kChunks));
+  wire::Reader r1(codec_, offer1->payload);
+  ASSERT_EQ(r1.U32(), 1u);
+  r1.String();
+  uint64_t serial1 = r1.U64();
+  ASSERT_TRUE(r1.status().ok());
+  wire::Writer w(codec_);
+  w.U32(1).U64(serial1);
+  auto body = w.Take();
+  ASSERT_TRUE(body.ok());
+  ASSERT_TRUE(one_again.Send(static_cast<uint16_t>(wire::Msg::kChunksKept), 0, *body));
+  doorbell::Ticket t1{6, 78};
+  SendFence(one_again, 0, t1, /*collect=*/true);
+  SendFence(zero, 11, std::nullopt, /*collect=*/true);
+  // Rank 1's first connection went without finalizing: an event may come first.
+  std::optional<ptl::Frame> reply;
+  do {
+    reply = zero.Recv(seconds(10));
+  } while (reply && reply->type == static_cast<uint16_t>(wire::Msg::kEvent));
+  ASSERT_TRUE(reply.has_value());
+  EXPECT_EQ(reply->tag, 11u);
+  EXPECT_EQ(wire::Reader(codec_, reply->payload).Status(), PMIX_SUCCESS);
+  ASSERT_EQ(Rung(*page1, t1), PMIX_SUCCESS);
+  std::vector<uint8_t> mail;
+  ASSERT_EQ(doorbell::Collect(page1->data(), t1.slot, &mail), PMIX_SUCCESS);
+  ASSERT_FALSE(mail.empty()) << "the first collect fence came as mail";
+  wire::Reader m(codec_, mail);
+  EXPECT_EQ(m.U32(), 0u);  // nothing to forget
+  EXPECT_EQ(m.U32(), 1u);  // one region, named by serial
+  EXPECT_EQ(m.String(), medium);
+  EXPECT_EQ(m.U32(), wire::kKept);
+  EXPECT_EQ(m.U64(), serial1);
+  EXPECT_FALSE(one_again.Recv(milliseconds(200)).has_value()) << "no frame";
+}
+
 // The first answer with records in a modex chunk comes as a frame with
 // the chunk's descriptor and serial; once the client has it, later
 // answers whose records all lie in it come as mail naming it by serial:
