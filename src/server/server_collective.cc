@@ -104,8 +104,6 @@ Wakes::~Wakes() {
 
 namespace {
 
-using Extents = std::vector<std::pair<size_t, size_t>>;  // (offset, length)
-
 // The chunk a named region lies in, among an answer's.
 const wire::RegionRecords* NamedRegion(const Answer& a, uint64_t serial) {
   for (const wire::RegionRecords& region : a.named)
@@ -113,7 +111,8 @@ const wire::RegionRecords* NamedRegion(const Answer& a, uint64_t serial) {
   return nullptr;
 }
 
-// Adds extents to sent, which stays sorted and merged.
+}  // namespace
+
 void AddSent(Extents& sent, const Extents& extents) {
   sent.insert(sent.end(), extents.begin(), extents.end());
   std::sort(sent.begin(), sent.end());
@@ -129,8 +128,6 @@ void AddSent(Extents& sent, const Extents& extents) {
   sent.resize(kept);
 }
 
-// extents (sorted) less what sent (sorted, merged) covers. Both are made
-// of whole records, so what is left is whole records too.
 Extents Unsent(const Extents& extents, const Extents& sent) {
   Extents out;
   size_t j = 0;
@@ -148,8 +145,6 @@ Extents Unsent(const Extents& extents, const Extents& sent) {
   }
   return out;
 }
-
-}  // namespace
 
 void AnswerOne(Peer& peer, const Contribution& c, const Answer& a, std::vector<ptl::Fd> fds, Wakes* wakes) {
   if (!c.ticket || peer.doorbell == nullptr) {

@@ -111,6 +111,15 @@ class Wakes {
 // once or, given `wakes`, when they go.
 void AnswerOne(Peer& peer, const Contribution& c, const Answer& a, std::vector<ptl::Fd> fds,
                Wakes* wakes = nullptr);
+// Byte ranges of a chunk, (offset, length) each.
+using Extents = std::vector<std::pair<size_t, size_t>>;
+// Adds extents to sent, which stays sorted and merged (touching or
+// overlapping ranges become one).
+void AddSent(Extents& sent, const Extents& extents);
+// extents (sorted) less what sent (sorted, merged) covers. Both are made
+// of whole records, so what is left is whole records too.
+Extents Unsent(const Extents& extents, const Extents& sent);
+
 // The answer to a ticket as mail (wire/doorbell.h), when it can go so:
 // every record lies in chunks the peer keeps, and the names of those
 // chunks, with the chunks the peer may now forget, fit a mailbox. The

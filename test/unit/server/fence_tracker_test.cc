@@ -7,6 +7,7 @@
 #include <map>
 
 #include "pmix.h"
+#include "src/server/server_collective.h"
 #include "src/server/server_fence.h"
 
 namespace pmix::server::fence {
@@ -25,6 +26,33 @@ std::string Text(const std::vector<pmix_proc_t>& procs) {
   for (const auto& p : procs)
     out += std::string(p.nspace) + ":" + (p.rank == kAll ? "*" : std::to_string(p.rank)) + " ";
   return out;
+}
+
+// What a client was sent of a chunk (server_collective.h): kept sorted
+// and merged, and subtracted from what a later answer names.
+TEST(SentExtents, AddSentKeepsThemSortedAndMerged) {
+  Extents sent;
+  AddSent(sent, {{10, 5}, {0, 5}});
+  EXPECT_EQ(sent, (Extents{{0, 5}, {10, 5}}));
+  AddSent(sent, {{5, 5}});  // touches both: one range
+  EXPECT_EQ(sent, (Extents{{0, 15}}));
+  AddSent(sent, {{12, 10}, {30, 1}});  // overlaps the end; a range apart
+  EXPECT_EQ(sent, (Extents{{0, 22}, {30, 1}}));
+  AddSent(sent, {{2, 3}});  // inside: nothing changes
+  EXPECT_EQ(sent, (Extents{{0, 22}, {30, 1}}));
+  AddSent(sent, {});
+  EXPECT_EQ(sent, (Extents{{0, 22}, {30, 1}}));
+}
+
+TEST(SentExtents, UnsentLeavesOutWhatWasSent) {
+  const Extents named{{0, 10}, {20, 10}, {40, 10}};
+  EXPECT_EQ(Unsent(named, {}), named);
+  EXPECT_EQ(Unsent(named, {{0, 100}}), Extents{});
+  EXPECT_EQ(Unsent(named, {{5, 20}}), (Extents{{0, 5}, {25, 5}, {40, 10}}));
+  EXPECT_EQ(Unsent(named, {{10, 10}, {30, 10}}), named) << "sent ranges only touching the named ones";
+  EXPECT_EQ(Unsent(named, {{0, 10}, {40, 10}}), (Extents{{20, 10}}));
+  EXPECT_EQ(Unsent(named, {{22, 2}, {26, 2}}), (Extents{{0, 10}, {20, 2}, {24, 2}, {28, 2}, {40, 10}}));
+  EXPECT_EQ(Unsent(named, {{60, 5}}), named);
 }
 
 TEST(FenceCanonicalize, SortsAndDropsDuplicates) {
