@@ -29,7 +29,9 @@ void HandleJobUpdate(Client& c, const pmix_bfrops_module_t* codec, ptl::Frame&& 
   if (current != nullptr && current->meta().generation >= (*image)->meta().generation) return;
   std::unique_lock<std::shared_mutex> lock(c.cache_mu);
   c.cache.AttachImage(std::move(*image));
-  // The previous image goes with the lock held: no reader is inside it.
+  // The previous image goes with the lock held: no reader is inside it, and
+  // a reader that sees the new generation finds the old one unmapped.
+  current.reset();
 }
 
 }  // namespace pmix::client

@@ -172,7 +172,10 @@ static void FreeEnv(char **env) {
     free(env);
 }
 
-static struct timespec start_time[HOST_MAX_PROCS];
+/* When the --kill-rank client stopped itself (AwaitTheKill in
+ * client_util.h): its kill is due --kill-after-ms later. */
+static struct timespec stop_time;
+static int stopped;
 
 /* In the child: a launcher passes on only stdin/out/err. Without this the
  * server's sockets (listener, other clients' connections) live on in every
@@ -227,7 +230,6 @@ static int LaunchOne(int idx) {
     }
     pid_t pid = ForkClient(&proc, -1, idx == 0);
     if (pid < 0) return -1;
-    clock_gettime(CLOCK_MONOTONIC, &start_time[idx]);
     host_state.pids[idx] = pid;
     return 0;
 }
@@ -351,8 +353,16 @@ static int ReapSome(void) {
     for (int i = 0; i < host_opts.nprocs; ++i) {
         if (host_state.pids[i] <= 0 || host_state.exited[i]) continue;
         int st = 0;
-        pid_t got = waitpid(host_state.pids[i], &st, WNOHANG);
-        if (got == host_state.pids[i] || (got < 0 && errno == ECHILD)) {
+        pid_t got = waitpid(host_state.pids[i], &st, WNOHANG | WUNTRACED);
+        if (got == host_state.pids[i] && WIFSTOPPED(st)) {
+            if (host_opts.rank_offset + i == host_opts.kill_rank && !stopped) {
+                clock_gettime(CLOCK_MONOTONIC, &stop_time);
+                stopped = 1;
+                HostVerbose("rank %d stopped itself: killed in %d ms", host_opts.kill_rank,
+                            host_opts.kill_after_ms);
+            }
+            ++running;
+        } else if (got == host_state.pids[i] || (got < 0 && errno == ECHILD)) {
             host_state.exited[i] = 1;
             host_state.status[i] = st;
             HostVerbose("rank %d ended: status 0x%x", host_opts.rank_offset + i, st);
@@ -368,7 +378,7 @@ static void MaybeKillRank(void) {
     static int done;
     int idx = host_opts.kill_rank - host_opts.rank_offset;
     if (done || host_opts.kill_rank < 0 || idx < 0 || idx >= host_opts.nprocs) return;
-    if (host_state.pids[idx] <= 0 || ElapsedMs(&start_time[idx]) < host_opts.kill_after_ms) return;
+    if (!stopped || ElapsedMs(&stop_time) < host_opts.kill_after_ms) return;
     done = 1;
     if (host_state.exited[idx]) return;
     HostVerbose("killing rank %d (pid %d)", host_opts.kill_rank, (int)host_state.pids[idx]);

@@ -34,7 +34,7 @@ static const char kUsage[] =
     "  --timeout SEC        whole-run guard (default 60): kill all, exit 3\n"
     "  --tmpdir DIR         server tmpdir (default: mkdtemp under $TMPDIR)\n"
     "  --kill-rank R        SIGKILL rank R ...\n"
-    "  --kill-after-ms MS   ... this long after it was started\n"
+    "  --kill-after-ms MS   ... this long after it stopped itself (SIGSTOP)\n"
     "  --expect-abort S     a client calls PMIx_Abort(S): the job is killed\n"
     "  --refuse-rank R      register rank R with uid+1: its PMIx_Init must fail\n"
     "  --bad-cred-rank R    rank R presents a bad credential: its PMIx_Init must fail\n"

@@ -34,7 +34,7 @@ if [ "$PMIXX_TEST_LIB" = ours ]; then
         "$connect_client" noupcalls
     run_host connect-extra-noupcall -n 2 --extra-nspace --without-upcalls connect --timeout 60 -- \
         "$connect_client" extra-noupcall
-    run_host connect-dead -n 4 --kill-rank 1 --kill-after-ms "$(kill_ms 1500)" --timeout 60 -- \
+    run_host connect-dead -n 4 --kill-rank 1 --kill-after-ms "$(kill_ms 1000)" --timeout 60 -- \
         "$connect_client" dead
 
     # One upcall per collective: 3 connects + 3 disconnects in basic mode

@@ -37,7 +37,7 @@ if [ "$PMIXX_TEST_LIB" = ours ]; then
     # 1+1: the PMIX_TIMEOUT case then waits in the host, and the server's
     # timer must end it.
     run_host fence-remote-1+1 -n 1 --remote-procs 1 --timeout 60 -- "$fence_client" 2
-    run_host fence-dead -n 4 --kill-rank 1 --kill-after-ms "$(kill_ms 1500)" --timeout 60 -- \
+    run_host fence-dead -n 4 --kill-rank 1 --kill-after-ms "$(kill_ms 1000)" --timeout 60 -- \
         "$fence_client" dead
     run_host fence-left -n 3 --timeout 60 -- "$fence_client" left
 fi

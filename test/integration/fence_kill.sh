@@ -5,8 +5,8 @@
 # for the dead rank (pmix_test_host checks it).
 . "$(dirname "$0")/common.sh"
 tolerate_finalize=1
-run_host fence-kill-n4 -n 4 --kill-rank 2 --kill-after-ms 2000 --timeout 30 -- \
+run_host fence-kill-n4 -n 4 --kill-rank 2 --kill-after-ms "$(kill_ms 2000)" --timeout 30 -- \
     "$clients/client_fence_wait" 2
-run_host fence-kill-n8-rank0 -n 8 --kill-rank 0 --kill-after-ms 2000 --timeout 30 -- \
+run_host fence-kill-n8-rank0 -n 8 --kill-rank 0 --kill-after-ms "$(kill_ms 2000)" --timeout 30 -- \
     "$clients/client_fence_wait" 0
 finish

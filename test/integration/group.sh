@@ -23,11 +23,11 @@ run_host group-timeout -n 2 --timeout 60 -- "$group_client" timeout
 run_host group-invite -n 4 --timeout 60 -- "$group_client" invite
 run_host group-invite-silent -n 3 --timeout 60 -- "$group_client" invite-silent
 run_host group-leave -n 3 --timeout 60 -- "$group_client" leave
-run_host group-member-dies -n 4 --kill-rank 1 --kill-after-ms "$(kill_ms 1500)" --timeout 60 -- \
+run_host group-member-dies -n 4 --kill-rank 1 --kill-after-ms "$(kill_ms 1000)" --timeout 60 -- \
     "$group_client" member-dies
-run_host group-member-dies-plain -n 3 --kill-rank 1 --kill-after-ms "$(kill_ms 1500)" --timeout 60 -- \
+run_host group-member-dies-plain -n 3 --kill-rank 1 --kill-after-ms "$(kill_ms 1000)" --timeout 60 -- \
     "$group_client" member-dies-plain
-run_host group-leader-dies -n 4 --kill-rank 0 --kill-after-ms "$(kill_ms 1500)" --timeout 60 -- \
+run_host group-leader-dies -n 4 --kill-rank 0 --kill-after-ms "$(kill_ms 1000)" --timeout 60 -- \
     "$group_client" leader-dies
 if [ "$PMIXX_TEST_LIB" = ours ]; then
     # One upcall per collective that needs the host: a context id (tg-all's

@@ -219,10 +219,7 @@ int main(int argc, char** argv) {
     /* after the local checks, which want no default handler */
     int ref = PMIx_Register_event_handler(NULL, 0, NULL, 0, OnDefault, NULL, NULL);
     CHECK(ref >= 0, "register a default handler: %s", PMIx_Error_string(ref));
-    if ((int)client_me.rank == victim) {
-      sleep(30); /* the host kills us */
-      Fail("still alive: the host should have killed this rank");
-    }
+    if ((int)client_me.rank == victim) AwaitTheKill();
     WaitFor(&term_seen, "PMIX_ERR_PROC_TERM_WO_SYNC about the killed rank");
     CheckDefaultMissedTerm();
   }

@@ -20,10 +20,7 @@ int main(int argc, char **argv) {
     CHECK(argc == 2, "usage: client_fence_wait VICTIM_RANK");
     pmix_rank_t victim = (pmix_rank_t)atoi(argv[1]);
     ClientInit();
-    if (client_me.rank == victim) {
-        alarm(30);
-        for (;;) pause(); /* the host kills us */
-    }
+    if (client_me.rank == victim) AwaitTheKill();
     signal(SIGALRM, OnAlarm);
     alarm(20);
     pmix_proc_t all;

@@ -448,9 +448,11 @@ static void ModeDies(uint32_t victim, int notify, int leader) {
         if (leader) {
             PMIX_INFO_LOAD(&dirs[ndirs++], PMIX_GROUP_LEADER, NULL, PMIX_BOOL);
             PMIx_Group_construct_nb("tg-die", job, nprocs, dirs, ndirs, NULL, NULL);
+            /* Nothing says when the request left: give the progress
+             * thread time to send it before this process stops. */
+            usleep(300 * 1000);
         }
-        alarm(30);
-        for (;;) pause(); /* the host kills us */
+        AwaitTheKill();
     }
     if (leader) {
         claim_leadership = client_me.rank == 1;

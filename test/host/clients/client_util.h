@@ -189,14 +189,20 @@ static inline void CheckFailsWith(ProcSetCall call, const pmix_proc_t *job, size
  * PMIX_ERR_PARTIAL_SUCCESS as on OpenPMIx 4.2.2; connect:
  * PMIX_ERR_PROC_TERM_WO_SYNC), the next one at once with
  * PMIX_ERR_PROC_TERM_WO_SYNC, and `call` over the survivors succeeds. */
+/* The --kill-rank client: stops itself, and the host, seeing it stopped,
+ * kills it --kill-after-ms later; so the kill never comes before the
+ * client got here, however slowly the job started. */
+static inline void AwaitTheKill(void) {
+    alarm(30);
+    raise(SIGSTOP);
+    for (;;) pause();
+}
+
 static inline void CheckRank1Dies(ProcSetCall call, const char *name, const pmix_proc_t *job,
                                   size_t njob, uint32_t job_size, pmix_status_t interrupted) {
     CHECK(job_size >= 3, "%s: the dead mode needs 3 ranks or more", name);
     CHECK_RC(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS, "first Fence");
-    if (client_me.rank == 1) {
-        alarm(30);
-        for (;;) pause(); /* the host kills us */
-    }
+    if (client_me.rank == 1) AwaitTheKill();
     char what[128];
     snprintf(what, sizeof what, "%s with rank 1 dead", name);
     CheckFailsWith(call, job, njob, interrupted, what, 10.0);

@@ -8,6 +8,6 @@
 ours_only "client_events_local is built in-tree only"
 run_host events-local-n1 -n 1 --timeout 60 -- "$clients/client_events_local"
 run_host events-local-n4 -n 4 --timeout 60 -- "$clients/client_events_local"
-run_host events-term-n4 -n 4 --kill-rank 3 --kill-after-ms 2000 --timeout 60 -- \
+run_host events-term-n4 -n 4 --kill-rank 3 --kill-after-ms "$(kill_ms 2000)" --timeout 60 -- \
     "$clients/client_events_local" term 3
 finish
