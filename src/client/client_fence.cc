@@ -250,9 +250,8 @@ void HandleChunks(Client& c, ptl::Frame&& frame) {
       bad = region.status();
       break;
     }
-    c.shared_regions.Keep(serial, *region);
     // A chunk forgotten before is not kept again: not confirmed either.
-    if (c.shared_regions.Kept(serial, *module, static_cast<size_t>(size)) != nullptr) kept.push_back(serial);
+    if (c.shared_regions.Keep(serial, *region)) kept.push_back(serial);
   }
   if (!r.status().ok() || !bad.ok())
     output::Error("client", "chunks offered by the server are not usable: %s",

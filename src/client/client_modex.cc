@@ -152,12 +152,11 @@ size_t PeerData::Deferred() const {
   return deferred_.size();
 }
 
-std::vector<PeerData::Slot> PeerData::SlotsOf(const pmix_proc_t& proc) const {
+std::vector<PeerData::Slot> PeerData::SlotsOf(const pmix_proc_t& proc) {
   std::vector<Slot> out;
   auto ns = procs_.find(NspaceOf(proc));
   if (ns == procs_.end()) return out;
-  // The map's entries are this object's own: the const is the lookup's.
-  auto& ranks = const_cast<Ranks&>(ns->second);
+  Ranks& ranks = ns->second;
   if (proc.rank != PMIX_RANK_UNDEF) {
     auto it = ranks.find(proc.rank);
     if (it != ranks.end()) out.push_back(Slot{&ns->first, it->first, &it->second});
@@ -170,8 +169,14 @@ std::vector<PeerData::Slot> PeerData::SlotsOf(const pmix_proc_t& proc) const {
 }
 
 bool PeerData::AnyPending(const pmix_proc_t& proc) const {
-  for (const Slot& slot : SlotsOf(proc))
-    if (!slot.entry->pending.empty()) return true;
+  if (proc.rank != PMIX_RANK_UNDEF) {
+    const Entry* e = One(proc);
+    return e != nullptr && !e->pending.empty();
+  }
+  auto ns = procs_.find(NspaceOf(proc));
+  if (ns == procs_.end()) return false;
+  for (const auto& [rank, e] : ns->second)
+    if (!e.pending.empty()) return true;
   return false;
 }
 
@@ -220,7 +225,7 @@ const PeerData::Value* PeerData::Lookup(const Entry& e, std::string_view key) {
   return it != e.values.end() && it->key == key ? &*it : nullptr;
 }
 
-Result<PeerData::Span> PeerData::Find(const pmix_proc_t& proc, std::string_view key) const {
+Result<PeerData::Span> PeerData::Find(const pmix_proc_t& proc, std::string_view key) {
   for (const Slot& slot : SlotsOf(proc))
     if (const Value* v = Lookup(*slot.entry, key)) return v->value;
   return Status(PMIX_ERR_NOT_FOUND);

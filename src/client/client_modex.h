@@ -158,11 +158,12 @@ class PeerData {
   // Under mu_ exclusively; the first error (each dropped record is logged).
   Status Index(const Slot& slot);
   Status IndexAll(const pmix_proc_t& proc);
-  // Under mu_ (either way): the entries proc names (every rank of the
-  // nspace for PMIX_RANK_UNDEF, in rank order), with their ranks.
-  std::vector<Slot> SlotsOf(const pmix_proc_t& proc) const;
+  // Under mu_ (either way; SlotsOf and Find only read): the entries proc
+  // names (every rank of the nspace for PMIX_RANK_UNDEF, in rank order),
+  // with their ranks.
+  std::vector<Slot> SlotsOf(const pmix_proc_t& proc);
   bool AnyPending(const pmix_proc_t& proc) const;
-  Result<Span> Find(const pmix_proc_t& proc, std::string_view key) const;
+  Result<Span> Find(const pmix_proc_t& proc, std::string_view key);
   // key's value in an indexed entry, nullptr when it has none.
   static const Value* Lookup(const Entry& e, std::string_view key);
 

@@ -79,9 +79,11 @@ Result<std::shared_ptr<const gds::Region>> RegionCache::Attach(const pmix_gds_mo
   return shared;
 }
 
-void RegionCache::Keep(uint64_t serial, std::shared_ptr<const gds::Region> region) {
+bool RegionCache::Keep(uint64_t serial, std::shared_ptr<const gds::Region> region) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (serial != 0 && region != nullptr && forgotten_.count(serial) == 0) kept_[serial] = std::move(region);
+  if (serial == 0 || region == nullptr || forgotten_.count(serial) != 0) return false;
+  kept_[serial] = std::move(region);
+  return true;
 }
 
 std::shared_ptr<const gds::Region> RegionCache::Kept(uint64_t serial, const pmix_gds_module_t* module,

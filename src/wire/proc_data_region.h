@@ -109,8 +109,8 @@ class RegionCache {
  public:
   // Keeps region under serial (non-zero) until Forget(serial); a serial
   // forgotten once is never kept again (serials are not reused: a late
-  // answer naming it must not bring it back).
-  void Keep(uint64_t serial, std::shared_ptr<const gds::Region> region);
+  // answer naming it must not bring it back). True when it is kept.
+  bool Keep(uint64_t serial, std::shared_ptr<const gds::Region> region);
   // The region kept under serial, of that module and size; nullptr when none.
   std::shared_ptr<const gds::Region> Kept(uint64_t serial, const pmix_gds_module_t* module, size_t size);
   void Forget(uint64_t serial);

@@ -106,6 +106,48 @@ class Doorbells : public test_support::InProcessServer {
     ASSERT_EQ(AskPage(zero, page0), PMIX_SUCCESS);
   }
 
+  // Ranks 0 and 1 joined, each with its doorbell page and, where given a
+  // place for it, the release page.
+  struct Pages {
+    std::unique_ptr<doorbell::Page> bell;
+    std::unique_ptr<doorbell::ReleasePage> release;
+  };
+  void JoinBothWithPages(RawPeer& zero, RawPeer& one, Pages& pages0, Pages& pages1,
+                         bool release0 = false, bool release1 = false) {
+    Join(zero, 0);
+    Join(one, 1);
+    ASSERT_EQ(AskPage(zero, &pages0.bell, release0 ? &pages0.release : nullptr), PMIX_SUCCESS);
+    ASSERT_EQ(AskPage(one, &pages1.bell, release1 ? &pages1.release : nullptr), PMIX_SUCCESS);
+  }
+
+  // A chunk offered ahead of a fence (Msg::kChunks with one chunk).
+  struct Offer {
+    std::string medium;
+    uint64_t serial = 0;
+    uint64_t size = 0;
+  };
+  std::optional<Offer> ReadOffer(const ptl::Frame& frame) {
+    EXPECT_EQ(frame.type, static_cast<uint16_t>(wire::Msg::kChunks));
+    EXPECT_EQ(frame.fds.size(), 1u);
+    wire::Reader r(codec_, frame.payload);
+    if (r.U32() != 1u) return std::nullopt;
+    Offer offer;
+    offer.medium = r.String();
+    offer.serial = r.U64();
+    offer.size = r.U64();
+    if (!r.status().ok() || !r.AtEnd()) return std::nullopt;
+    return offer;
+  }
+
+  // Confirms keeping the chunk of `serial` (Msg::kChunksKept).
+  void ConfirmKept(RawPeer& p, uint64_t serial) {
+    wire::Writer w(codec_);
+    w.U32(1).U64(serial);
+    auto body = w.Take();
+    ASSERT_TRUE(body.ok());
+    ASSERT_TRUE(p.Send(static_cast<uint16_t>(wire::Msg::kChunksKept), 0, *body));
+  }
+
   // A fence over the whole job (collecting data when `collect`), with a
   // ticket unless nullopt.
   void SendFence(RawPeer& p, uint32_t tag, std::optional<doorbell::Ticket> ticket,
@@ -165,20 +207,17 @@ class Doorbells : public test_support::InProcessServer {
 
 TEST_F(Doorbells, BarriersAreRungWithoutAFrame) {
   RawPeer zero, one;
-  Join(zero, 0);
-  Join(one, 1);
-  std::unique_ptr<doorbell::Page> page0, page1;
-  ASSERT_EQ(AskPage(zero, &page0), PMIX_SUCCESS);
-  ASSERT_EQ(AskPage(one, &page1), PMIX_SUCCESS);
+  Pages pages0, pages1;
+  ASSERT_NO_FATAL_FAILURE(JoinBothWithPages(zero, one, pages0, pages1));
   for (uint32_t round = 1; round <= 3; ++round) {
     doorbell::Ticket t0{round, 100 + round}, t1{63, 200 + round};
     SendFence(zero, 0, t0);
     std::this_thread::sleep_for(milliseconds(100));
-    EXPECT_NE(doorbell::Seq(page0->data(), t0.slot).load(), t0.seq)
+    EXPECT_NE(doorbell::Seq(pages0.bell->data(), t0.slot).load(), t0.seq)
         << "released before every participant was in";
     SendFence(one, 0, t1);
-    EXPECT_EQ(Rung(*page0, t0), PMIX_SUCCESS);
-    EXPECT_EQ(Rung(*page1, t1), PMIX_SUCCESS);
+    EXPECT_EQ(Rung(*pages0.bell, t0), PMIX_SUCCESS);
+    EXPECT_EQ(Rung(*pages1.bell, t1), PMIX_SUCCESS);
   }
   // Nothing came on the sockets.
   EXPECT_FALSE(zero.Recv(milliseconds(200)).has_value());
@@ -191,30 +230,28 @@ TEST_F(Doorbells, BarriersAreRungWithoutAFrame) {
 TEST_F(Doorbells, WaitersOnOneReleaseWordAreReleasedTogether) {
   if (!doorbell::CanWaitOnTwo()) GTEST_SKIP() << "no futex_waitv on this kernel";
   RawPeer zero, one;
-  Join(zero, 0);
-  Join(one, 1);
-  std::unique_ptr<doorbell::Page> page0, page1;
-  std::unique_ptr<doorbell::ReleasePage> release0, release1;
-  ASSERT_EQ(AskPage(zero, &page0, &release0), PMIX_SUCCESS);
-  ASSERT_EQ(AskPage(one, &page1, &release1), PMIX_SUCCESS);
+  Pages pages0, pages1;
+  ASSERT_NO_FATAL_FAILURE(JoinBothWithPages(zero, one, pages0, pages1, true, true));
+  doorbell::ReleasePage& release0 = *pages0.release;
+  doorbell::ReleasePage& release1 = *pages1.release;
   const uint32_t word = doorbell::ReleaseWordOf(std::vector<pmix_proc_t>{Rank(PMIX_RANK_WILDCARD)});
   for (uint32_t round = 1; round <= 3; ++round) {
-    uint32_t before = release0->Word(word).load();
-    EXPECT_EQ(release1->Word(word).load(), before) << "one page, mapped by both";
+    uint32_t before = release0.Word(word).load();
+    EXPECT_EQ(release1.Word(word).load(), before) << "one page, mapped by both";
     doorbell::Ticket t0{round, 100 + round, word}, t1{60, 200 + round, word};
     SendFence(zero, 0, t0);
     std::this_thread::sleep_for(milliseconds(50));
-    EXPECT_EQ(release0->Word(word).load(), before) << "released before every participant was in";
+    EXPECT_EQ(release0.Word(word).load(), before) << "released before every participant was in";
     SendFence(one, 0, t1);
-    EXPECT_EQ(Rung(*page0, t0), PMIX_SUCCESS);
-    EXPECT_EQ(Rung(*page1, t1), PMIX_SUCCESS);
+    EXPECT_EQ(Rung(*pages0.bell, t0), PMIX_SUCCESS);
+    EXPECT_EQ(Rung(*pages1.bell, t1), PMIX_SUCCESS);
     auto deadline = std::chrono::steady_clock::now() + seconds(10);
-    while (release0->Word(word).load() == before && std::chrono::steady_clock::now() < deadline)
+    while (release0.Word(word).load() == before && std::chrono::steady_clock::now() < deadline)
       std::this_thread::sleep_for(milliseconds(1));
-    EXPECT_EQ(release0->Word(word).load(), before + 1) << "one release for both waiters";
+    EXPECT_EQ(release0.Word(word).load(), before + 1) << "one release for both waiters";
     for (uint32_t other = 0; other < doorbell::kReleaseWords; other += 97) {
       if (other != word) {
-        EXPECT_EQ(release0->Word(other).load(), 0u);
+        EXPECT_EQ(release0.Word(other).load(), 0u);
       }
     }
   }
@@ -225,12 +262,8 @@ TEST_F(Doorbells, WaitersOnOneReleaseWordAreReleasedTogether) {
 TEST_F(Doorbells, TicketWordsNeedTheReleasePage) {
   if (!doorbell::CanWaitOnTwo()) GTEST_SKIP() << "no futex_waitv on this kernel";
   RawPeer zero, one;
-  Join(zero, 0);
-  Join(one, 1);
-  std::unique_ptr<doorbell::Page> page0, page1;
-  std::unique_ptr<doorbell::ReleasePage> release1;
-  ASSERT_EQ(AskPage(zero, &page0), PMIX_SUCCESS);
-  ASSERT_EQ(AskPage(one, &page1, &release1), PMIX_SUCCESS);
+  Pages pages0, pages1;
+  ASSERT_NO_FATAL_FAILURE(JoinBothWithPages(zero, one, pages0, pages1, false, true));
   SendFence(zero, 21, doorbell::Ticket{9, 300, 5});
   EXPECT_EQ(ReplyStatus(zero, 21, seconds(10)), PMIX_ERR_BAD_PARAM);
   SendFence(one, 22, doorbell::Ticket{9, 301, static_cast<uint32_t>(doorbell::kReleaseWords)});
@@ -239,8 +272,8 @@ TEST_F(Doorbells, TicketWordsNeedTheReleasePage) {
   doorbell::Ticket t0{3, 400}, t1{4, 401, 5};
   SendFence(zero, 0, t0);
   SendFence(one, 0, t1);
-  EXPECT_EQ(Rung(*page0, t0), PMIX_SUCCESS);
-  EXPECT_EQ(Rung(*page1, t1), PMIX_SUCCESS);
+  EXPECT_EQ(Rung(*pages0.bell, t0), PMIX_SUCCESS);
+  EXPECT_EQ(Rung(*pages1.bell, t1), PMIX_SUCCESS);
 }
 
 TEST_F(Doorbells, AnswersWithRecordsComeAsAFrameTaggedWithTheSeq) {
@@ -271,29 +304,16 @@ TEST_F(Doorbells, ChunksOfOwnCommitsAreOfferedAheadOfTheFence) {
   std::unique_ptr<doorbell::Page> page0;
   ASSERT_NO_FATAL_FAILURE(JoinBothWithPage(zero, one, &page0));
   Commit(zero, 0, std::string(4096, 'z'));
-  auto offer = zero.Recv(seconds(3));
-  if (!offer) GTEST_SKIP() << "no shared modex chunks on this system";
-  ASSERT_EQ(offer->type, static_cast<uint16_t>(wire::Msg::kChunks));
-  ASSERT_EQ(offer->fds.size(), 1u);
-  wire::Reader r(codec_, offer->payload);
-  ASSERT_EQ(r.U32(), 1u);
-  std::string medium = r.String();
-  uint64_t serial = r.U64();
-  uint64_t size = r.U64();
-  ASSERT_TRUE(r.status().ok() && r.AtEnd());
-  EXPECT_NE(serial, 0u);
+  auto frame0 = zero.Recv(seconds(3));
+  if (!frame0) GTEST_SKIP() << "no shared modex chunks on this system";
+  auto offer = ReadOffer(*frame0);
+  ASSERT_TRUE(offer.has_value());
+  EXPECT_NE(offer->serial, 0u);
   struct stat st {};
-  ASSERT_EQ(::fstat(offer->fds[0].get(), &st), 0);
-  EXPECT_EQ(static_cast<uint64_t>(st.st_size), size);
-  auto confirm = [&](uint64_t s) {
-    wire::Writer w(codec_);
-    w.U32(1).U64(s);
-    auto body = w.Take();
-    ASSERT_TRUE(body.ok());
-    ASSERT_TRUE(zero.Send(static_cast<uint16_t>(wire::Msg::kChunksKept), 0, *body));
-  };
+  ASSERT_EQ(::fstat(frame0->fds[0].get(), &st), 0);
+  EXPECT_EQ(static_cast<uint64_t>(st.st_size), offer->size);
   // Not offered: the answer still brings the chunk by descriptor.
-  confirm(serial + 1000);
+  ConfirmKept(zero, offer->serial + 1000);
   doorbell::Ticket t0{5, 77};
   SendFence(zero, 0, t0, /*collect=*/true);
   SendFence(one, 9, std::nullopt, /*collect=*/true);
@@ -310,19 +330,11 @@ TEST_F(Doorbells, ChunksOfOwnCommitsAreOfferedAheadOfTheFence) {
   std::unique_ptr<doorbell::Page> page1;
   ASSERT_EQ(AskPage(one_again, &page1), PMIX_SUCCESS);
   Commit(one_again, 1, std::string(4096, 'o'));
-  auto offer1 = one_again.Recv(seconds(10));
+  auto frame1 = one_again.Recv(seconds(10));
+  ASSERT_TRUE(frame1.has_value());
+  auto offer1 = ReadOffer(*frame1);
   ASSERT_TRUE(offer1.has_value());
-  ASSERT_EQ(offer1->type, static_cast<uint16_t>(wire::Msg::kChunks));
-  wire::Reader r1(codec_, offer1->payload);
-  ASSERT_EQ(r1.U32(), 1u);
-  r1.String();
-  uint64_t serial1 = r1.U64();
-  ASSERT_TRUE(r1.status().ok());
-  wire::Writer w(codec_);
-  w.U32(1).U64(serial1);
-  auto body = w.Take();
-  ASSERT_TRUE(body.ok());
-  ASSERT_TRUE(one_again.Send(static_cast<uint16_t>(wire::Msg::kChunksKept), 0, *body));
+  ConfirmKept(one_again, offer1->serial);
   doorbell::Ticket t1{6, 78};
   SendFence(one_again, 0, t1, /*collect=*/true);
   SendFence(zero, 11, std::nullopt, /*collect=*/true);
@@ -341,9 +353,9 @@ TEST_F(Doorbells, ChunksOfOwnCommitsAreOfferedAheadOfTheFence) {
   wire::Reader m(codec_, mail);
   EXPECT_EQ(m.U32(), 0u);  // nothing to forget
   EXPECT_EQ(m.U32(), 1u);  // one region, named by serial
-  EXPECT_EQ(m.String(), medium);
+  EXPECT_EQ(m.String(), offer->medium);
   EXPECT_EQ(m.U32(), wire::kKept);
-  EXPECT_EQ(m.U64(), serial1);
+  EXPECT_EQ(m.U64(), offer1->serial);
   EXPECT_FALSE(one_again.Recv(milliseconds(200)).has_value()) << "no frame";
 }
 
