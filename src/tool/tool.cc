@@ -10,7 +10,9 @@
 //
 // Connection: the chain of tool_connect.h, unless PMIX_TOOL_DO_NOT_CONNECT;
 // PMIX_TOOL_CONNECT_OPTIONAL turns a failed connection into an unconnected
-// tool. The first server is the primary. PMIX_LAUNCHER_RNDZ_URI in the
+// tool, but not an address the caller gave that no transport can read
+// (PMIX_ERR_BAD_PARAM, or PMIX_ERR_NOT_SUPPORTED for an unknown scheme):
+// that is the caller's error, not a missing server. The first server is the primary. PMIX_LAUNCHER_RNDZ_URI in the
 // environment: the tool then also attaches to that server (a tool that
 // launched this one), keeping its primary.
 //
@@ -131,13 +133,20 @@ void AttachToLauncher(const pmix_proc_t& me) {
                   PMIx_Error_string(st.code()));
 }
 
+// Whether PMIX_TOOL_CONNECT_OPTIONAL lets a tool go on unconnected after
+// `failed`: not when the caller named the server and its address is wrong.
+bool Forgiven(std::span<const pmix_info_t> info, const ConnectOptions& o, const Status& failed) {
+  if (!InfoFlag(info, PMIX_TOOL_CONNECT_OPTIONAL)) return false;
+  if (!o.uri) return true;
+  return failed.code() != PMIX_ERR_BAD_PARAM && failed.code() != PMIX_ERR_NOT_SUPPORTED;
+}
+
 Status FirstInit(pmix_proc_t* proc, std::span<const pmix_info_t> info) {
   auto opts = ReadConnectOptions(info);
   if (!opts.ok()) return opts.status();
   auto id = ChooseIdentity(info, *opts);
   if (!id.ok()) return id.status();
   bool connect = !InfoFlag(info, PMIX_TOOL_DO_NOT_CONNECT);
-  bool optional = InfoFlag(info, PMIX_TOOL_CONNECT_OPTIONAL);
   bool launcher = InfoFlag(info, PMIX_LAUNCHER);
   bool external = InfoFlag(info, PMIX_EXTERNAL_PROGRESS);
   PMIX_RETURN_IF_ERROR(runtime::AcquireEngine(external ? runtime::ProgressEngine::Mode::kExternal
@@ -147,7 +156,7 @@ Status FirstInit(pmix_proc_t* proc, std::span<const pmix_info_t> info) {
   if (connect) {
     auto c = ConnectFirst(*id, *opts, info);
     if (c.ok()) connected.emplace(std::move(*c));
-    else if (!optional) status = c.status();
+    else if (!Forgiven(info, *opts, c.status())) status = c.status();
   }
   pmix_proc_t me = id->me;
   if (connected && connected->welcome.assigned) me = *connected->welcome.assigned;
@@ -187,7 +196,8 @@ Status Init(pmix_proc_t* proc, std::span<const pmix_info_t> info) {
   ++count;
   if (!InfoFlag(info, PMIX_TOOL_DO_NOT_CONNECT) && !Connected()) {
     Status st = AttachOne(nullptr, nullptr, info);
-    if (!st.ok() && !InfoFlag(info, PMIX_TOOL_CONNECT_OPTIONAL)) {
+    auto opts = ReadConnectOptions(info);
+    if (!st.ok() && (!opts.ok() || !Forgiven(info, *opts, st))) {
       --count;
       return st;
     }

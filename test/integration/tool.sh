@@ -15,6 +15,10 @@ for mode in pid nspace uri urifile attach default named noconnect sysfirst; do
 done
 run_host tool-system -n 1 --tool-support --system-support --report-uri "$work/uri-system" \
     --tool "$tool system" --timeout 60 -- "$peer"
+# PMIX_TOOL_CONNECT_OPTIONAL forgives a missing server, not a wrong address.
+timeout 60 "$tool" optional > "$work/optional.out" 2>&1 || {
+    cat "$work/optional.out"; fail "tool-optional: an unreadable server URI was not refused"; }
+
 # No tool_connected upcall: the library admits its own uid and names the tool.
 run_host tool-no-upcall -n 1 --tool-support --tool-upcall none --report-uri "$work/uri-nu" \
     --tool "$tool pid" --timeout 60 -- "$peer"

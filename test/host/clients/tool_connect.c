@@ -12,7 +12,10 @@
  * (PMIX_TOOL_DO_NOT_CONNECT, the data API, then PMIx_tool_attach_to_server),
  * refused [URI] (the server must refuse the tool: exits 0 when
  * PMIx_tool_init fails with an error, 1 when it succeeds; releases nothing;
- * URI default: the --report-uri file's).
+ * URI default: the --report-uri file's), optional (no host: with
+ * PMIX_TOOL_CONNECT_OPTIONAL, a server URI no transport can read fails
+ * PMIx_tool_init with its error; one naming a socket nobody listens on
+ * gives an unconnected tool).
  *
  * Environment (set by the host): PMIXX_TEST_NSPACE, PMIXX_TEST_NPROCS,
  * PMIXX_TEST_SERVER_NSPACE, PMIXX_TEST_SERVER_PID, PMIXX_TEST_TMPDIR,
@@ -134,11 +137,49 @@ static void CheckUnconnected(void) {
     PMIX_INFO_DESTRUCT(&uri);
 }
 
+/* PMIx_tool_init with PMIX_SERVER_URI uri and PMIX_TOOL_CONNECT_OPTIONAL. */
+static pmix_status_t InitOptional(const char *uri) {
+    pmix_info_t info[2];
+    bool yes = true;
+    PMIX_INFO_LOAD(&info[0], PMIX_SERVER_URI, uri, PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_TOOL_CONNECT_OPTIONAL, &yes, PMIX_BOOL);
+    pmix_status_t rc = PMIx_tool_init(&me, info, 2);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    return rc;
+}
+
+static int OptionalConnect(void) {
+    static const struct {
+        const char *uri;
+        pmix_status_t want;
+    } kWrong[] = {
+        {"bogus", PMIX_ERR_NOT_SUPPORTED},
+        {"ns.notarank;tcp4://127.0.0.1:1", PMIX_ERR_BAD_PARAM},
+        {"tcp4://999.1.1.1:77", PMIX_ERR_BAD_PARAM},
+    };
+    for (size_t i = 0; i < sizeof kWrong / sizeof kWrong[0]; ++i) {
+        TCHECK_RC(InitOptional(kWrong[i].uri), kWrong[i].want, kWrong[i].uri);
+        TCHECK(!PMIx_Initialized(), "initialized after a failed PMIx_tool_init (%s)", kWrong[i].uri);
+    }
+    char path[256];
+    snprintf(path, sizeof path, "usock:/nonexistent-%d/pmix.sock", (int)getpid());
+    TCHECK_RC(InitOptional(path), PMIX_SUCCESS, "PMIx_tool_init, optional, nobody listening");
+    TCHECK(PMIx_Initialized(), "PMIx_Initialized is false");
+    pmix_proc_t *servers = NULL;
+    size_t nservers = 7;
+    TCHECK_RC(PMIx_tool_get_servers(&servers, &nservers), PMIX_SUCCESS, "get_servers (none)");
+    TCHECK(nservers == 0, "%zu servers, want none", nservers);
+    TCHECK_RC(PMIx_tool_finalize(), PMIX_SUCCESS, "PMIx_tool_finalize");
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) ToolFail("usage: tool_connect MODE [ARG]");
     const char *mode = argv[1];
     pmix_info_t info[4];
     size_t n = 0;
+    if (strcmp(mode, "optional") == 0) return OptionalConnect();
     if (strcmp(mode, "refused") == 0) {
         const char *uri = argc > 2 ? argv[2] : FirstLine(ToolEnv("PMIXX_TEST_URI_FILE"));
         PMIX_INFO_LOAD(&info[n++], PMIX_SERVER_URI, uri, PMIX_STRING);
