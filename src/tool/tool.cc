@@ -12,9 +12,10 @@
 // PMIX_TOOL_CONNECT_OPTIONAL turns a failed connection into an unconnected
 // tool, but not an address the caller gave that no transport can read
 // (PMIX_ERR_BAD_PARAM, or PMIX_ERR_NOT_SUPPORTED for an unknown scheme):
-// that is the caller's error, not a missing server. The first server is the primary. PMIX_LAUNCHER_RNDZ_URI in the
-// environment: the tool then also attaches to that server (a tool that
-// launched this one), keeping its primary.
+// that is the caller's error, not a missing server. The first server is
+// the primary. PMIX_LAUNCHER_RNDZ_URI in the environment: the tool then
+// also attaches to that server (a tool that launched this one), keeping
+// its primary.
 //
 // PMIX_LAUNCHER: the tool also starts the process's server role
 // (tool_launcher.h), so other tools can attach to it.
