@@ -194,8 +194,9 @@ pmix_status_t CallHost(Server& s, Tracker& t, char* data, size_t ndata,
 // advised to transparent huge pages before it is filled: it is fresh
 // memory, and faulting it in 4 KiB at a time is most of the cost of
 // handing the host megabytes (measured on a 2-core VM: 13 us a 4 KiB page,
-// 0.7 ms for 8 MiB with huge pages). Where huge pages are off or
-// unavailable the advice is a no-op.
+// 0.7 ms for 8 MiB with huge pages -- and 17-21 ms once the hypervisor
+// had taken the free pages back, bench/README.md). Where huge pages are
+// off or unavailable the advice is a no-op.
 char* HostBuffer(size_t n) {
   constexpr uintptr_t kHuge = uintptr_t{2} << 20;
   char* p = static_cast<char*>(std::malloc(n));
