@@ -16,7 +16,8 @@ src_libpmix_core_la_SOURCES += \
 	src/server/server_fence.cc src/server/server_fence.h \
 	src/server/server_fence_tracker.cc \
 	src/server/server_collective.cc src/server/server_collective.h \
-	src/server/fence_result.cc src/server/fence_result.h
+	src/server/fence_result.cc src/server/fence_result.h \
+	src/server/host_blob.cc src/server/host_blob.h
 if HAVE_GTEST
 check_PROGRAMS += test/unit/server/fence_tracker_tests
 TESTS += test/unit/server/fence_tracker_tests
@@ -34,7 +35,7 @@ if HAVE_GTEST
 check_PROGRAMS += test/unit/server/modex_store_tests
 TESTS += test/unit/server/modex_store_tests
 test_unit_server_modex_store_tests_SOURCES = test/unit/server/modex_store_test.cc \
-	test/unit/server/modex_ingest_test.cc
+	test/unit/server/modex_ingest_test.cc test/unit/server/host_blob_test.cc
 test_unit_server_modex_store_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
 test_unit_server_modex_store_tests_LDFLAGS = -pthread
 endif

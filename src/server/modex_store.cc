@@ -98,7 +98,10 @@ Status Store::Add(const pmix_proc_t& proc, pmix_scope_t scope, std::shared_ptr<c
   if (kvs.empty()) return Status();
   Key key{std::string(proc.nspace, ::strnlen(proc.nspace, PMIX_MAX_NSLEN)), proc.rank};
   auto it = procs_.find(key);
-  if (it == procs_.end()) it = procs_.emplace(std::move(key), Entry{}).first;
+  if (it == procs_.end()) {
+    it = procs_.emplace(std::move(key), Entry{}).first;
+    it->second.lineage = ++changes_;
+  }
   Entry& e = it->second;
   for (const Segment& seg : e.segments) {
     std::span<const uint8_t> held = seg.record();
@@ -118,6 +121,8 @@ Status Store::Add(const pmix_proc_t& proc, pmix_scope_t scope, std::shared_ptr<c
       return merged.status();
     }
     e = std::move(*merged);  // merged records are on the heap
+    e.lineage = ++changes_;
+    e.generation = ++changes_;
     return Status();
   }
   Segment seg{bit, std::shared_ptr<const uint8_t>(std::move(buffer), record.data()), size, nullptr, 0};
@@ -136,6 +141,7 @@ Status Store::Add(const pmix_proc_t& proc, pmix_scope_t scope, std::shared_ptr<c
   }
   e.segments.push_back(std::move(seg));
   for (const pmix_info_t& kv : kvs) e.keys[std::string(KeyOf(kv))] |= bit;
+  e.generation = ++changes_;
   return Status();
 }
 
@@ -188,6 +194,16 @@ const Store::Entry* Store::Lookup(const pmix_proc_t& proc) const {
   return it == procs_.end() ? nullptr : &it->second;
 }
 
+uint64_t Store::Generation(const pmix_proc_t& proc) const {
+  const Entry* e = Lookup(proc);
+  return e == nullptr ? 0 : e->generation;
+}
+
+uint64_t Store::Lineage(const pmix_proc_t& proc) const {
+  const Entry* e = Lookup(proc);
+  return e == nullptr ? 0 : e->lineage;
+}
+
 size_t Store::Size(const pmix_proc_t& proc, pmix_gds_view_t view) const {
   const Entry* e = Lookup(proc);
   size_t n = 0;
@@ -210,14 +226,16 @@ size_t Store::Append(const pmix_proc_t& proc, pmix_gds_view_t view, wire::Bytes&
   return n;
 }
 
-size_t Store::CopyTo(const pmix_proc_t& proc, pmix_gds_view_t view, uint8_t* out) const {
+size_t Store::CopyTo(const pmix_proc_t& proc, pmix_gds_view_t view, uint8_t* out, size_t skip) const {
   const Entry* e = Lookup(proc);
   size_t n = 0;
   if (e == nullptr) return n;
   for (const Segment& seg : e->segments) {
     if ((seg.scope & Visible(view)) == 0 || seg.size == 0) continue;
-    std::memcpy(out + n, seg.record().data(), seg.size);
-    n += seg.size;
+    size_t from = std::min(skip, seg.size);
+    skip -= from;
+    std::memcpy(out + n, seg.record().data() + from, seg.size - from);
+    n += seg.size - from;
   }
   return n;
 }

@@ -90,12 +90,21 @@ class Store {
   // Encodes kvs as a record of proc and adds it.
   Status AddKvs(const pmix_proc_t& proc, pmix_scope_t scope, std::span<const pmix_info_t> kvs);
 
+  // Numbers that change with proc's records, never the same twice in this
+  // store's life (0 while proc has none): Generation() whenever they
+  // change, Lineage() only when they are rewritten (merged) or dropped.
+  // While the lineage stays, records were only appended: what any view
+  // saw before is still the start of what it sees.
+  uint64_t Generation(const pmix_proc_t& proc) const;
+  uint64_t Lineage(const pmix_proc_t& proc) const;
+
   // The size of proc's records that view sees (0: none).
   size_t Size(const pmix_proc_t& proc, pmix_gds_view_t view) const;
   // Appends those records to out; returns how many.
   size_t Append(const pmix_proc_t& proc, pmix_gds_view_t view, wire::Bytes& out) const;
-  // Copies them to out (Size() bytes of room); returns the bytes copied.
-  size_t CopyTo(const pmix_proc_t& proc, pmix_gds_view_t view, uint8_t* out) const;
+  // Copies them to out (Size() - skip bytes of room), leaving out their
+  // first `skip` bytes; returns the bytes copied.
+  size_t CopyTo(const pmix_proc_t& proc, pmix_gds_view_t view, uint8_t* out, size_t skip = 0) const;
   // Calls fn with each of those records and, when the record lies in the
   // arena (see Sharing above), its chunk and offset there (else nullptr
   // and 0), in the order Append writes them.
@@ -140,6 +149,8 @@ class Store {
   struct Entry {
     std::vector<Segment> segments;
     std::map<std::string, uint8_t, std::less<>> keys;  // key -> scope bits holding it
+    uint64_t generation = 0;  // Generation()
+    uint64_t lineage = 0;     // Lineage()
   };
   using Key = std::pair<std::string, pmix_rank_t>;
 
@@ -152,6 +163,7 @@ class Store {
   Arena::Budget budget_;
   std::map<std::string, Arena, std::less<>> arenas_;  // by nspace, made by its first placed record
   std::map<Key, Entry, std::less<>> procs_;
+  uint64_t changes_ = 0;  // the last generation given
 };
 
 }  // namespace pmix::server::modex

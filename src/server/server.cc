@@ -151,6 +151,12 @@ bool Namespace::IsLocal(pmix_rank_t rank) const {
   return false;
 }
 
+bool Namespace::SpansOtherNodes() const {
+  std::set<pmix_rank_t> local(summary.local_ranks.begin(), summary.local_ranks.end());
+  for (const auto& entry : clients) local.insert(entry.first);
+  return summary.job_size > local.size();
+}
+
 Namespace* Server::FindNamespace(std::string_view nspace) {
   auto it = nspaces.find(nspace);
   return it == nspaces.end() ? nullptr : &it->second;

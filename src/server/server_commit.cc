@@ -205,6 +205,7 @@ void HandleCommit(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
                   PMIx_Error_string(stored.code()));
   if (peer->ns != nullptr) peer->ns->committed.insert(who.rank);
   if (stored.ok()) OfferChunks(s, peer);
+  if (stored.ok() && peer->ns != nullptr) NoteCommitForHost(s, *peer->ns, who);
   get::ReleaseCommitted(s, who);
   get::DmodexOnCommit(s, who);
 }

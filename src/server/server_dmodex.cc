@@ -173,6 +173,9 @@ void AnswerDmodex(Server& s, const DmodexHold& hold) {
 void ServeDmodex(Server& s, const DmodexHold& hold) {
   Namespace* ns = s.FindNamespace(hold.proc.nspace);
   if (ns == nullptr) return hold.cbfunc(PMIX_ERR_NOT_FOUND, nullptr, 0, hold.cbdata);
+  // Other nodes read this job's data by direct modex: its collect fences,
+  // if any, are not worth a copy of every commit kept for the host.
+  ns->host_blob.Disable();
   pmix_rank_t rank = hold.proc.rank;
   if (rank == PMIX_RANK_WILDCARD) return AnswerDmodex(s, hold);
   if (rank >= PMIX_RANK_VALID) return hold.cbfunc(PMIX_ERR_BAD_PARAM, nullptr, 0, hold.cbdata);

@@ -49,6 +49,9 @@
 //   unregistered namespace's processes are taken to be elsewhere.
 // - The data buffer handed to fence_nb belongs to the host (§17.3.6: "the
 //   host is responsible for free'ing the data"), whatever it returns.
+//   It is the one the local participants' commits filled ahead
+//   (host_blob.h) when that holds exactly their records as stored now;
+//   else their records are copied into a new one at launch.
 // - A fence with PMIX_GROUP_FT_COLLECTIVE (its first contributor's
 //   directive) drops a local participant that dies or leaves its group
 //   instead of failing, until it goes to the host.
@@ -62,7 +65,10 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <set>
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "pmix.h"
 #include "src/common/api_guard.h"
@@ -208,6 +214,21 @@ char* HostBuffer(size_t n) {
   return p;
 }
 
+// What the local participants' commits filled ahead for the host
+// (host_blob.h) when it holds exactly their records, else {nullptr, 0};
+// either way the blobs of the namespaces taking part start over.
+std::pair<char*, size_t> TakeHostBlob(Server& s, const Tracker& t) {
+  std::vector<pmix_proc_t> local;
+  std::set<Namespace*> involved;
+  for (const auto& who : t.participants.local) {
+    local.push_back(fence::ProcOf(who));
+    if (Namespace* ns = s.FindNamespace(who.nspace)) involved.insert(ns);
+  }
+  if (involved.size() == 1) return (*involved.begin())->host_blob.Take(s.modex, local);
+  for (Namespace* ns : involved) ns->host_blob.Clear();
+  return {nullptr, 0};
+}
+
 // Every local participant is in.
 void Launch(Server& s, Tracker& t) {
   uint64_t id = t.id;
@@ -220,7 +241,17 @@ void Launch(Server& s, Tracker& t) {
   }
   char* data = nullptr;
   size_t ndata = t.collect ? LocalSize(s, t, PMIX_GDS_VIEW_REMOTE) : 0;
-  if (ndata > 0) {
+  if (t.collect) {
+    auto [ahead, nahead] = TakeHostBlob(s, t);
+    if (ahead != nullptr && nahead == ndata) {
+      data = ahead;
+      output::Verbose("server", 2, "fence %llu: the host's %zu bytes were filled as the commits came",
+                      static_cast<unsigned long long>(id), ndata);
+    } else {
+      std::free(ahead);
+    }
+  }
+  if (ndata > 0 && data == nullptr) {
     // The local participants' records as remote readers see them, copied
     // once into the buffer the host receives.
     data = HostBuffer(ndata);
@@ -518,6 +549,10 @@ void HandleDoorbell(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
   } else {
     DropReleasePageIfUnused(s);
   }
+}
+
+void NoteCommitForHost(Server& s, Namespace& ns, const pmix_proc_t& who) {
+  if (ns.SpansOtherNodes()) ns.host_blob.Add(s.modex, who);
 }
 
 void OfferChunks(Server& s, const PeerPtr& peer) {

@@ -29,6 +29,7 @@
 #include "src/jobinfo/jobinfo.h"
 #include "src/runtime/progress.h"
 #include "src/server/server_accept.h"
+#include "src/server/host_blob.h"
 #include "src/server/modex_store.h"
 #include "src/server/server_iof.h"
 #include "src/server/server_tool.h"
@@ -102,7 +103,13 @@ struct Namespace {
   // what they never committed fails at once. What their record said last
   // (pid, exit code, how they left; never a peer) stays for proc tables.
   std::map<pmix_rank_t, ClientRecord> deregistered;
+  // What its next collect fence hands the host, filled as the local
+  // commits come (host_blob.h), when its job spans other nodes.
+  fence::HostBlob host_blob;
   bool IsLocal(pmix_rank_t rank) const;
+  // Whether some of its ranks live on other nodes (the job size is known
+  // and larger than its local ranks).
+  bool SpansOtherNodes() const;
   // rank's record, registered or deregistered; nullptr when neither.
   const ClientRecord* Record(pmix_rank_t rank) const;
   ClientRecord* Record(pmix_rank_t rank);
@@ -165,6 +172,9 @@ void HandleChunksKept(Server& server, const PeerPtr& peer, ptl::Frame&& frame);
 // server_fence.cc: offers a doorbell client the modex chunks holding its
 // own records that it neither keeps nor was offered (Msg::kChunks).
 void OfferChunks(Server& server, const PeerPtr& peer);
+// server_fence.cc: who committed (a local process of ns) is added to what
+// ns's next collect fence hands the host (Namespace::host_blob).
+void NoteCommitForHost(Server& server, Namespace& ns, const pmix_proc_t& who);
 void HandleGet(Server& server, const PeerPtr& peer, ptl::Frame&& frame);     // server_get.cc
 void HandleCommit(Server& server, const PeerPtr& peer, ptl::Frame&& frame);  // server_get.cc
 void HandleNotify(Server& server, const PeerPtr& peer, ptl::Frame&& frame);  // server_events.cc
