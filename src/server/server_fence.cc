@@ -552,7 +552,8 @@ void HandleDoorbell(Server& s, const PeerPtr& peer, ptl::Frame&& frame) {
 }
 
 void NoteCommitForHost(Server& s, Namespace& ns, const pmix_proc_t& who) {
-  if (ns.SpansOtherNodes()) ns.host_blob.Add(s.modex, who);
+  // Without fence_nb no fence of such a job goes to the host.
+  if (s.module.fence_nb != nullptr && ns.SpansOtherNodes()) ns.host_blob.Add(s.modex, who);
 }
 
 void OfferChunks(Server& s, const PeerPtr& peer) {
