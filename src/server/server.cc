@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
@@ -152,6 +153,11 @@ bool Namespace::IsLocal(pmix_rank_t rank) const {
 }
 
 bool Namespace::SpansOtherNodes() const {
+  size_t listed = summary.local_ranks.size(), registered = clients.size();
+  // The local ranks are the union of both: counted only when the sizes
+  // alone do not tell (called at every commit).
+  if (summary.job_size <= std::max(listed, registered)) return false;
+  if (summary.job_size > listed + registered) return true;
   std::set<pmix_rank_t> local(summary.local_ranks.begin(), summary.local_ranks.end());
   for (const auto& entry : clients) local.insert(entry.first);
   return summary.job_size > local.size();
