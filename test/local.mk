@@ -21,6 +21,8 @@ test_unit_common_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
 test_unit_common_tests_LDFLAGS = -pthread
 endif
 EXTRA_DIST += test/unit/common/reference_strings.tsv
+# pmix_proc_t from nspace and rank, for the unit tests.
+EXTRA_DIST += test/unit/common/proc_ids.h
 
 # --- header, generator, API-table and ABI tests (scripts) ------------------------
 TESTS += \

@@ -4,15 +4,12 @@
 #include <gtest/gtest.h>
 
 #include "pmix.h"
+#include "test/unit/common/proc_ids.h"
 
 namespace pmix::client {
 namespace {
 
-pmix_proc_t Proc(const char* nspace, pmix_rank_t rank) {
-  pmix_proc_t p;
-  PMIx_Load_procid(&p, nspace, rank);
-  return p;
-}
+pmix_proc_t Proc(const char* nspace, pmix_rank_t rank) { return test::P(nspace, rank); }
 
 TEST(DebugDirectiveNames, BoolRankAndProc) {
   const pmix_proc_t me = Proc("job", 1);

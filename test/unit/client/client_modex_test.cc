@@ -14,15 +14,12 @@
 #include "src/client/client_modex.h"
 #include "src/wire/proc_data.h"
 #include "src/wire/proc_data_region.h"
+#include "test/unit/common/proc_ids.h"
 
 namespace pmix::client {
 namespace {
 
-pmix_proc_t P(const char* nspace, pmix_rank_t rank) {
-  pmix_proc_t p{};
-  PMIx_Load_procid(&p, nspace, rank);
-  return p;
-}
+using test::P;
 
 class PeerDataTest : public ::testing::Test {
  protected:

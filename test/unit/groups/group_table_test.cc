@@ -12,15 +12,12 @@
 #include "src/groups/group_table.h"
 #include "src/groups/pset_table.h"
 #include "src/server/server_group_msg.h"
+#include "test/unit/common/proc_ids.h"
 
 namespace pmix::groups {
 namespace {
 
-pmix_proc_t P(const char* nspace, pmix_rank_t rank) {
-  pmix_proc_t p{};
-  PMIx_Load_procid(&p, nspace, rank);
-  return p;
-}
+using test::P;
 
 std::vector<std::string> Names(const std::vector<pmix_proc_t>& procs) {
   std::vector<std::string> out;

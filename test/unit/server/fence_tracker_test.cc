@@ -9,15 +9,12 @@
 #include "pmix.h"
 #include "src/server/server_collective.h"
 #include "src/server/server_fence.h"
+#include "test/unit/common/proc_ids.h"
 
 namespace pmix::server::fence {
 namespace {
 
-pmix_proc_t P(const char* nspace, pmix_rank_t rank) {
-  pmix_proc_t p{};
-  PMIx_Load_procid(&p, nspace, rank);
-  return p;
-}
+using test::P;
 
 constexpr pmix_rank_t kAll = PMIX_RANK_WILDCARD;
 

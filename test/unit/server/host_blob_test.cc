@@ -15,15 +15,12 @@
 #include "src/server/host_blob.h"
 #include "src/server/modex_store.h"
 #include "src/wire/proc_data.h"
+#include "test/unit/common/proc_ids.h"
 
 namespace pmix::server::fence {
 namespace {
 
-pmix_proc_t P(const char* nspace, pmix_rank_t rank) {
-  pmix_proc_t p{};
-  PMIx_Load_procid(&p, nspace, rank);
-  return p;
-}
+using test::P;
 
 class HostBlobTest : public ::testing::Test {
  protected:

@@ -11,15 +11,12 @@
 #include "pmix.h"
 #include "src/server/server_get.h"
 #include "src/wire/proc_data.h"
+#include "test/unit/common/proc_ids.h"
 
 namespace pmix::server::get {
 namespace {
 
-pmix_proc_t P(const char* nspace, pmix_rank_t rank) {
-  pmix_proc_t p{};
-  PMIx_Load_procid(&p, nspace, rank);
-  return p;
-}
+using test::P;
 
 class ModexIngestTest : public ::testing::Test {
  protected:

@@ -14,15 +14,12 @@
 #include "mca/gds/base/gds_base.h"
 #include "src/server/modex_store.h"
 #include "src/wire/proc_data.h"
+#include "test/unit/common/proc_ids.h"
 
 namespace pmix::server::modex {
 namespace {
 
-pmix_proc_t P(const char* nspace, pmix_rank_t rank) {
-  pmix_proc_t p{};
-  PMIx_Load_procid(&p, nspace, rank);
-  return p;
-}
+using test::P;
 
 // Owned key/values with string values.
 wire::Infos Kvs(std::initializer_list<std::pair<const char*, const char*>> pairs) {

@@ -9,6 +9,7 @@
 
 #include "mca/bfrops/base/bfrops_base.h"
 #include "pmix.h"
+#include "test/unit/common/proc_ids.h"
 
 namespace pmix::wire {
 namespace {
@@ -20,11 +21,7 @@ class ProcDataTest : public ::testing::Test {
     ASSERT_TRUE(codec.ok());
     codec_ = *codec;
   }
-  static pmix_proc_t P(const char* nspace, pmix_rank_t rank) {
-    pmix_proc_t p;
-    PMIx_Load_procid(&p, nspace, rank);
-    return p;
-  }
+  static pmix_proc_t P(const char* nspace, pmix_rank_t rank) { return test::P(nspace, rank); }
   // A record of proc with a string "k" = value and an n-byte blob "b".
   Bytes Record(const pmix_proc_t& proc, const char* value, size_t n = 16) {
     Infos kvs;
