@@ -15,10 +15,10 @@
 // records need not lie together: each is whole, and a reader may apply
 // them in any order); one whose records were rewritten (a key put again:
 // merged, modex_store.h) makes the buffer stale, dropped then and filled
-// again after the next fence. Memory: at
-// most one copy of what the local processes committed since the last
-// fence, which that fence would copy anyway; a namespace whose data is
-// fetched by direct modex instead (Disable) fills none.
+// again after the next fence. Memory: at most one copy of what the local
+// processes committed since the last fence, which that fence would copy
+// anyway; a namespace whose data is fetched by direct modex instead
+// (Disable) fills none.
 //
 // Threads: progress thread only (reads the server's modex store).
 #ifndef PMIXX_SRC_SERVER_HOST_BLOB_H
