@@ -158,9 +158,13 @@ bool Namespace::SpansOtherNodes() const {
   // alone do not tell (called at every commit).
   if (summary.job_size <= std::max(listed, registered)) return false;
   if (summary.job_size > listed + registered) return true;
+  return summary.job_size > LocalRanks().size();
+}
+
+std::set<pmix_rank_t> Namespace::LocalRanks() const {
   std::set<pmix_rank_t> local(summary.local_ranks.begin(), summary.local_ranks.end());
   for (const auto& entry : clients) local.insert(entry.first);
-  return summary.job_size > local.size();
+  return local;
 }
 
 Namespace* Server::FindNamespace(std::string_view nspace) {

@@ -17,8 +17,7 @@ NamespaceLookup NamespacesOf(Server& s) {
     Namespace* ns = s.FindNamespace(name);
     if (ns == nullptr) return std::nullopt;
     NamespaceFacts facts;
-    facts.local_ranks.insert(ns->summary.local_ranks.begin(), ns->summary.local_ranks.end());
-    for (const auto& entry : ns->clients) facts.local_ranks.insert(entry.first);
+    facts.local_ranks = ns->LocalRanks();
     facts.job_size = ns->summary.job_size;
     return facts;
   };

@@ -147,6 +147,14 @@ void Fail(uint64_t id, pmix_status_t status) {
   AnswerFailure(*t, status);
 }
 
+// The local participants as processes.
+std::vector<pmix_proc_t> LocalProcs(const Tracker& t) {
+  std::vector<pmix_proc_t> procs;
+  procs.reserve(t.participants.local.size());
+  for (const auto& who : t.participants.local) procs.push_back(fence::ProcOf(who));
+  return procs;
+}
+
 // The size of the local participants' records as a requester of `view` sees them.
 size_t LocalSize(const Server& s, const Tracker& t, pmix_gds_view_t view) {
   size_t n = 0;
@@ -162,8 +170,7 @@ void Complete(Server& s, uint64_t id, wire::Bytes remote) {
   Tracker* pending = State().table.Find(id);
   if (pending == nullptr) return;
   std::vector<pmix_proc_t> local;
-  if (pending->collect)
-    for (const auto& who : pending->participants.local) local.push_back(fence::ProcOf(who));
+  if (pending->collect) local = LocalProcs(*pending);
   fence::FenceResult result(s.modex, std::move(remote), std::move(local));
   std::unique_ptr<Tracker> t = Finish(id);
   fence::AnswerAll(*t, [&result](const pmix_bfrops_module_t* codec, bool fds_ok) {
@@ -218,13 +225,10 @@ char* HostBuffer(size_t n) {
 // (host_blob.h) when it holds exactly their records, else {nullptr, 0};
 // either way the blobs of the namespaces taking part start over.
 std::pair<char*, size_t> TakeHostBlob(Server& s, const Tracker& t) {
-  std::vector<pmix_proc_t> local;
   std::set<Namespace*> involved;
-  for (const auto& who : t.participants.local) {
-    local.push_back(fence::ProcOf(who));
+  for (const auto& who : t.participants.local)
     if (Namespace* ns = s.FindNamespace(who.nspace)) involved.insert(ns);
-  }
-  if (involved.size() == 1) return (*involved.begin())->host_blob.Take(s.modex, local);
+  if (involved.size() == 1) return (*involved.begin())->host_blob.Take(s.modex, LocalProcs(t));
   for (Namespace* ns : involved) ns->host_blob.Clear();
   return {nullptr, 0};
 }

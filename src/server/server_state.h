@@ -110,6 +110,8 @@ struct Namespace {
   // Whether some of its ranks live on other nodes (the job size is known
   // and larger than its local ranks).
   bool SpansOtherNodes() const;
+  // The ranks on this node: those the host listed and those registered.
+  std::set<pmix_rank_t> LocalRanks() const;
   // rank's record, registered or deregistered; nullptr when neither.
   const ClientRecord* Record(pmix_rank_t rank) const;
   ClientRecord* Record(pmix_rank_t rank);

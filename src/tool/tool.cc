@@ -197,10 +197,12 @@ Status Init(pmix_proc_t* proc, std::span<const pmix_info_t> info) {
   ++count;
   if (!InfoFlag(info, PMIX_TOOL_DO_NOT_CONNECT) && !Connected()) {
     Status st = AttachOne(nullptr, nullptr, info);
-    auto opts = ReadConnectOptions(info);
-    if (!st.ok() && (!opts.ok() || !Forgiven(info, *opts, st))) {
-      --count;
-      return st;
+    if (!st.ok()) {
+      auto opts = ReadConnectOptions(info);
+      if (!opts.ok() || !Forgiven(info, *opts, st)) {
+        --count;
+        return st;
+      }
     }
   }
   if (proc != nullptr) *proc = client::MyProc();
