@@ -127,6 +127,8 @@ long BenchStatusKib(const char *field);
 
 /* Fills buf with the deterministic content of rank's blob. */
 void BenchFillBlob(uint8_t *buf, size_t size, uint32_t rank);
+/* Whether buf holds what BenchFillBlob writes for rank (1) or not (0). */
+int BenchCheckBlob(const uint8_t *buf, size_t size, uint32_t rank);
 
 /* Sorts v[0..n-1] and returns its q-quantile (nearest rank), 0 < q <= 1. */
 double BenchQuantile(double *v, int n, double q);
