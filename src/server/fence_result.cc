@@ -30,13 +30,13 @@ Result<wire::Bytes> Head(const pmix_bfrops_module_t* codec,
 
 }  // namespace
 
-FenceResult::FenceResult(const modex::Store& store, wire::Bytes remote, std::vector<pmix_proc_t> local)
-    : remote_(std::move(remote)) {
-  size_ = remote_.size();
+FenceResult::FenceResult(const modex::Store& store, wire::Bytes jobs, std::vector<pmix_proc_t> procs)
+    : jobs_(std::move(jobs)) {
+  size_ = jobs_.size();
   std::map<const modex::Arena::Chunk*, size_t> index;  // chunk -> regions_ entry
   // The spans stay valid: the store is not changed while this lives (one
   // progress-thread turn), and the chunks are held here.
-  for (const pmix_proc_t& who : local) {
+  for (const pmix_proc_t& who : procs) {
     store.ForEach(who, PMIX_GDS_VIEW_LOCAL,
                   [&](std::span<const uint8_t> record, const std::shared_ptr<const modex::Arena::Chunk>& chunk,
                       size_t offset) {
@@ -81,7 +81,7 @@ Result<std::shared_ptr<const wire::Bytes>> FenceResult::All() {
   if (all_ != nullptr) return all_;
   auto bytes = std::make_shared<wire::Bytes>();
   bytes->reserve(size_);
-  bytes->assign(remote_.begin(), remote_.end());
+  bytes->assign(jobs_.begin(), jobs_.end());
   for (std::span<const uint8_t> record : records_) bytes->insert(bytes->end(), record.begin(), record.end());
   all_ = std::move(bytes);
   return all_;
@@ -89,7 +89,7 @@ Result<std::shared_ptr<const wire::Bytes>> FenceResult::All() {
 
 std::shared_ptr<const wire::Bytes> FenceResult::Rest() {
   if (rest_ != nullptr) return rest_;
-  auto bytes = std::make_shared<wire::Bytes>(remote_);
+  auto bytes = std::make_shared<wire::Bytes>(jobs_);
   for (size_t i = 0; i < records_.size(); ++i)
     if (!in_chunk_[i]) bytes->insert(bytes->end(), records_[i].begin(), records_[i].end());
   rest_ = std::move(bytes);
@@ -99,7 +99,7 @@ std::shared_ptr<const wire::Bytes> FenceResult::Rest() {
 const gds::Region* FenceResult::Combined() {
   if (combined_tried_) return combined_.get();
   combined_tried_ = true;
-  size_t local = size_ - remote_.size();  // the host's records stay inline
+  size_t local = size_ - jobs_.size();  // the job records stay inline
   if (local < kRegionMinBytes) return nullptr;
   auto module = gds::RegionModule();
   if (!module.ok() || *module == nullptr) return nullptr;
@@ -165,8 +165,8 @@ Answer FenceResult::Shared(const pmix_bfrops_module_t* codec) {
       return wire::PackRecords(w, std::span<const gds::Region* const>(one));
     });
     if (head.ok()) {
-      auto remote = std::make_shared<const wire::Bytes>(remote_);
-      return Answer{wire::Body(std::move(*head), std::move(remote)), {region->fd()}};
+      auto jobs = std::make_shared<const wire::Bytes>(jobs_);
+      return Answer{wire::Body(std::move(*head), std::move(jobs)), {region->fd()}};
     }
   }
   return Answer{};

@@ -1,15 +1,17 @@
 // A completed fence's data for its local participants (server_fence.cc):
-// the records the host returned (other nodes' participants, as they came)
-// and the local participants' records as local readers see them
-// (modex_store.h), put together once per form a reply needs, at first need:
+// the job records the host returned (as they came), and the records of
+// the processes whose data comes along (the local participants', and
+// other nodes' processes' the host returned, which the store holds by
+// then) as local readers see them (modex_store.h), put together once per
+// form a reply needs, at first need:
 //   - for a contributor on a Unix socket speaking the default codec: the
 //     arena chunks (modex_arena.h) the records lie in, each sent as one
 //     descriptor with the places of the records in it (adjacent ones
 //     merged), and the other records inline; when there are more chunks
 //     than a frame carries, one region made here holding every local
-//     record (when they are large; else all inline). The host's records
-//     (which may hold job records for the clients' caches) always go
-//     inline (wire/proc_data_region.h);
+//     record (when they are large; else all inline). The host's job
+//     records (for the clients' caches) always go inline
+//     (wire/proc_data_region.h);
 //   - for any other contributor (TCP, another codec), or when no module
 //     with shared regions is selected: every record inline, one buffer
 //     that every such reply's tail shares (transcoded once per codec).
@@ -37,9 +39,10 @@ inline constexpr size_t kRegionMinBytes = size_t{64} << 10;
 
 class FenceResult {
  public:
-  // remote: the host's records (default codec); local: the local
-  // participants whose records come with them. store must outlive this.
-  FenceResult(const modex::Store& store, wire::Bytes remote, std::vector<pmix_proc_t> local);
+  // jobs: records that go inline as they are (the host's job records;
+  // default codec); procs: the processes whose records in store come with
+  // them. store must outlive this.
+  FenceResult(const modex::Store& store, wire::Bytes jobs, std::vector<pmix_proc_t> procs);
 
   // The success answer for a contributor (fence::AnswerFor): the status,
   // then the records. A failure to make it gives an answer with that
@@ -57,16 +60,15 @@ class FenceResult {
   Result<std::shared_ptr<const wire::Bytes>> All();
   // The records not in a region of their own, inline.
   std::shared_ptr<const wire::Bytes> Rest();
-  // One region of every local record (nullptr when it cannot be had).
+  // One region of every process record (nullptr when it cannot be had).
   const gds::Region* Combined();
   Answer Shared(const pmix_bfrops_module_t* codec);
   std::vector<wire::RegionRecords> NamedBySerial() const;
   static std::shared_ptr<const wire::Bytes> Pack(const pmix_bfrops_module_t* codec,
                                                  std::span<const wire::RegionRecords> named);
 
-  wire::Bytes remote_;
-  // The local participants' records, in order, and whether each lies in
-  // a chunk.
+  wire::Bytes jobs_;
+  // The processes' records, in order, and whether each lies in a chunk.
   std::vector<std::span<const uint8_t>> records_;
   std::vector<bool> in_chunk_;
   // The chunks, kept alive while this lives, and their records' extents.

@@ -8,14 +8,17 @@
 //
 // Data path (no O(N^2) copying or packing): each record is stored once as
 // committed (s.modex); the host gets one concatenation of the local
-// participants' records as remote readers see them; the result is one
-// concatenation of the host's records (as they came) and the local
-// participants' records as local readers see them, made once for every
-// reply (fence_result.h): a local client on a Unix socket receives
-// descriptors of the sealed regions the store keeps large records in
-// (written once, at commit) and maps them, the rest inline; other peers
-// get bytes every reply shares (wire::Body). Clients decode lazily
-// (client_modex.h).
+// participants' records as remote readers see them; the records the host
+// returns are stored once (other nodes' processes' records in the store's
+// arena, like local commits); the result is the host's job records (as
+// they came) and the records of the local participants and of the
+// processes the host returned, as local readers see them, made once for
+// every reply (fence_result.h): a local client on a Unix socket receives
+// descriptors of the sealed regions the store keeps records in (written
+// once, at commit or on arrival from the host) and maps them, the rest
+// inline; other peers get bytes every reply shares (wire::Body). A node's
+// clients thus share one copy of other nodes' data too. Clients decode
+// lazily (client_modex.h).
 //
 // Decisions the standard leaves open:
 // - A participant whose connection closes without PMIx_Finalize is dropped
@@ -67,6 +70,7 @@
 #include <new>
 #include <set>
 #include <span>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -162,16 +166,19 @@ size_t LocalSize(const Server& s, const Tracker& t, pmix_gds_view_t view) {
   return n;
 }
 
-// Success: the remote records (from the host) plus, with data collection,
-// the local participants' records as local peers see them, made once for
-// every participant (fence_result.h: inline bytes, and regions whose
-// descriptors go to the local clients).
-void Complete(Server& s, uint64_t id, wire::Bytes remote) {
+// Success: the job records the host returned (inline), and the records
+// of the processes whose data comes along -- with data collection the
+// local participants', and those of other nodes' processes the host
+// returned (stored already) -- as local peers see them, taken from the
+// store and made once for every participant (fence_result.h: inline
+// bytes, and regions whose descriptors go to the local clients).
+void Complete(Server& s, uint64_t id, wire::Bytes jobs = {}, std::span<const pmix_proc_t> remote = {}) {
   Tracker* pending = State().table.Find(id);
   if (pending == nullptr) return;
-  std::vector<pmix_proc_t> local;
-  if (pending->collect) local = LocalProcs(*pending);
-  fence::FenceResult result(s.modex, std::move(remote), std::move(local));
+  std::vector<pmix_proc_t> procs;
+  if (pending->collect) procs = LocalProcs(*pending);
+  procs.insert(procs.end(), remote.begin(), remote.end());
+  fence::FenceResult result(s.modex, std::move(jobs), std::move(procs));
   std::unique_ptr<Tracker> t = Finish(id);
   fence::AnswerAll(*t, [&result](const pmix_bfrops_module_t* codec, bool fds_ok) {
     return result.For(codec, fds_ok);
@@ -236,7 +243,7 @@ std::pair<char*, size_t> TakeHostBlob(Server& s, const Tracker& t) {
 // Every local participant is in.
 void Launch(Server& s, Tracker& t) {
   uint64_t id = t.id;
-  if (!t.participants.remote) return t.departed ? Fail(id, *t.departed) : Complete(s, id, {});
+  if (!t.participants.remote) return t.departed ? Fail(id, *t.departed) : Complete(s, id);
   if (s.module.fence_nb == nullptr) return Fail(id, PMIX_ERR_NOT_SUPPORTED);
   if (t.departed) {
     pmix_status_t rc = CallHost(s, t, nullptr, 0, *t.departed);
@@ -265,7 +272,7 @@ void Launch(Server& s, Tracker& t) {
       at += s.modex.CopyTo(fence::ProcOf(who), PMIX_GDS_VIEW_REMOTE, reinterpret_cast<uint8_t*>(data) + at);
   }
   pmix_status_t rc = CallHost(s, t, data, ndata, std::nullopt);
-  if (rc == PMIX_OPERATION_SUCCEEDED) return Complete(s, id, {});
+  if (rc == PMIX_OPERATION_SUCCEEDED) return Complete(s, id);
   if (rc != PMIX_SUCCESS) Fail(id, rc);
 }
 
@@ -313,15 +320,21 @@ void OnHostResult(Server& s, uint64_t id, pmix_status_t status, std::span<const 
                   PMIx_Error_string(taken.status().code()));
     return Fail(id, taken.status().code());
   }
-  size_t total = 0;
-  for (const wire::RecordRef& ref : *taken) total += ref.size;
-  wire::Bytes remote;
-  remote.reserve(total);
+  // The processes' records are passed on from the store, where they lie
+  // in the namespace's arena: shared with the local clients like local
+  // commits, instead of a private copy in each. Job records go inline.
+  wire::Bytes jobs;
+  std::vector<pmix_proc_t> procs;
+  std::set<std::pair<std::string_view, pmix_rank_t>> seen;
   for (const wire::RecordRef& ref : *taken) {
-    std::span<const uint8_t> record = ref.Record(*blob);
-    remote.insert(remote.end(), record.begin(), record.end());
+    if (ref.rank == PMIX_RANK_WILDCARD) {
+      std::span<const uint8_t> record = ref.Record(*blob);
+      jobs.insert(jobs.end(), record.begin(), record.end());
+    } else if (seen.emplace(ref.nspace, ref.rank).second) {
+      procs.push_back(ref.Proc());
+    }
   }
-  Complete(s, id, std::move(remote));
+  Complete(s, id, std::move(jobs), procs);
 }
 
 // pmix_modex_cbfunc_t: any thread, possibly inside fence_nb itself. The

@@ -8,7 +8,8 @@
 # PMIX_MCA_gds=hash (no module with shared regions: in the server's
 # environment, or in the clients' only) as bytes inline; across
 # two nodes (the host's fence_nb) the other node's records
-# come along. Every rank checks every peer's blob byte for byte, an
+# come along, in the shared regions too (a client's private memory does
+# not grow with them). Every rank checks every peer's blob byte for byte, an
 # internal value stored about a peer, and data of an earlier fence after a
 # later one.
 . "$(dirname "$0")/common.sh"
@@ -39,5 +40,8 @@ BIGBLOB_CLIENT_ENV=PMIX_MCA_gds=hash
 big bigblob-client-hash inline 1048576 1 -n 4
 big bigblob-client-hash-72 inline 70000 9 -n 8
 unset BIGBLOB_CLIENT_ENV
-big bigblob-2nodes shared 200000 1 -n 2 --remote-procs 2
+BIGBLOB_PRIVATE_KIB=512
+export BIGBLOB_PRIVATE_KIB
+big bigblob-2nodes shared 1048576 1 -n 2 --remote-procs 4
+unset BIGBLOB_PRIVATE_KIB
 finish

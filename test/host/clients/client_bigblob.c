@@ -17,6 +17,10 @@
  * memfds, whatever the number of peers (the server's records lie in a few
  * shared chunks), and the second fence maps none (the chunks are mapped
  * already).
+ * BIGBLOB_PRIVATE_KIB=N (pmixx, "shared" only): the first fence grows
+ * this process's private memory (RssAnon) by at most N KiB: the records,
+ * this node's and the other node's (--remote-procs), stay in the regions
+ * the server shares.
  */
 #include "test/host/clients/client_util.h"
 
@@ -51,6 +55,18 @@ static int MemfdMappings(void) {
         if (strstr(line, "/memfd:") != NULL && strstr(line, "/memfd:pmixx-doorbell") == NULL) ++n;
     fclose(f);
     return n;
+}
+
+/* This process's private resident memory (RssAnon) in KiB, or -1. */
+static long RssAnonKib(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kib = -1;
+    if (f == NULL) return -1;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (strncmp(line, "RssAnon:", 8) == 0) kib = strtol(line + 8, NULL, 10);
+    fclose(f);
+    return kib;
 }
 
 static bool SealingWorks(void) {
@@ -150,10 +166,19 @@ int main(void) {
 
     PutRound(1, buf);
     int before = MemfdMappings();
+    /* The commit sent and its buffers gone before private memory is read. */
+    const char *private_kib = getenv("BIGBLOB_PRIVATE_KIB");
+    if (private_kib != NULL && *private_kib) CHECK_RC(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS, "barrier");
+    long anon_before = RssAnonKib();
     Collect();
+    long anon_after = RssAnonKib();
     int after = MemfdMappings();
-    Note("memfd mappings: %d before the fence, %d after (expect %s)", before, after,
-         expect ? expect : "-");
+    Note("memfd mappings: %d before the fence, %d after (expect %s); private memory %ld -> %ld KiB",
+         before, after, expect ? expect : "-", anon_before, anon_after);
+    if (check_maps && shared && private_kib != NULL && *private_kib && anon_before >= 0)
+        CHECK(anon_after - anon_before <= atol(private_kib),
+              "the fence grew private memory by %ld KiB (at most %s expected)", anon_after - anon_before,
+              private_kib);
     if (check_maps && shared)
         CHECK(after > before, "the fence's data came inline (%d memfd mappings, %d before)", after, before);
     if (check_maps && !shared)
