@@ -89,6 +89,7 @@ typedef enum {
     kBlobGetFirst,  /* mean first Get of a peer's blob, us */
     kBlobGetAgain,  /* mean repeated Get of a peer's blob, us */
     kBlobFenceIso,  /* the same fence again, between barriers: median of R, us */
+    kBlobModex,     /* the first fence and the first Get of every peer's blob, us */
     kBlobMetrics
 } BenchBlobMetric;
 

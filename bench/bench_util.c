@@ -123,7 +123,7 @@ static const char *const kFixedName[kMetricFixed] = {
     "get_host_p50", "get_host_p99", "get_nodeid_p50", "get_nodeid_p99", "get_lrank_p50",
     "get_lrank_p99", "barrier",     "rss_end",        "hwm_end",        "finalize",
 };
-static const char *const kBlobName[kBlobMetrics] = {"fence", "get1", "get2", "fenceiso"};
+static const char *const kBlobName[kBlobMetrics] = {"fence", "get1", "get2", "fenceiso", "modex"};
 
 void BenchMetricName(const BenchOptions *o, int m, char *buf, size_t len)
 {
