@@ -41,11 +41,15 @@ typedef struct {
     int nblobs;
     int timeout_s;     /* bound on the whole run, seconds */
     int result_fd;     /* client: where its result lines go */
+    int nodes;         /* nodes with processes: 1, or 2 (node 1 served by a
+                        * second host the first one forks) */
+    int node;          /* the node this host or client is on */
 } BenchOptions;
 
 /* ---- the job's layout: a pure function of (S, N) -------------------- */
 
-/* Node of rank: ranks are placed by slot, N per node; node 0 is local. */
+/* Node of rank: ranks are placed by slot, N per node; node 0 is the
+ * host's (and, with --nodes 2, node 1 its peer host's). */
 static inline uint32_t BenchNodeOf(const BenchOptions *o, uint32_t rank)
 {
     return rank / (uint32_t)o->nprocs;
@@ -57,6 +61,16 @@ static inline uint16_t BenchLocalRankOf(const BenchOptions *o, uint32_t rank)
 static inline uint32_t BenchNumNodes(const BenchOptions *o)
 {
     return o->job_size / (uint32_t)o->nprocs;
+}
+/* The first rank of this host's or client's node. */
+static inline uint32_t BenchFirstRank(const BenchOptions *o)
+{
+    return (uint32_t)o->node * (uint32_t)o->nprocs;
+}
+/* The ranks that have processes: 0 .. this - 1. */
+static inline uint32_t BenchLiveRanks(const BenchOptions *o)
+{
+    return (uint32_t)o->nodes * (uint32_t)o->nprocs;
 }
 /* "node00042": the host name of node id (buf of >= 16 bytes). */
 void BenchHostName(uint32_t node, char *buf, size_t len);

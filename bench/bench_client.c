@@ -121,9 +121,10 @@ static int Init(Client *c)
     }
     Memory(c, kMetricRssInit, kMetricHwmInit);
     WriteLine(c, line, snprintf(line, sizeof(line), "%s %u\n", BENCH_INIT_TAG, c->me.rank));
-    if (c->me.rank >= (pmix_rank_t)c->opt->nprocs) {
-        fprintf(stderr, "pmix_bench client: PMIx_Init gave rank %u of %d local\n", c->me.rank,
-                c->opt->nprocs);
+    if (c->me.rank < BenchFirstRank(c->opt) ||
+        c->me.rank >= BenchFirstRank(c->opt) + (pmix_rank_t)c->opt->nprocs) {
+        fprintf(stderr, "pmix_bench client: PMIx_Init gave rank %u, not one of node %d's %d\n",
+                c->me.rank, c->opt->node, c->opt->nprocs);
         return -1;
     }
     BenchLoadProc(&c->wildcard, c->me.nspace, PMIX_RANK_WILDCARD);

@@ -16,9 +16,10 @@
  *
  * Sizes run in the given order in one job, each under its own key, so a
  * library that re-sends earlier commits with every fence pays for it here
- * as a real application would. Peers are the local clients (node 0): the
- * other nodes' ranks have no processes, and the host's fence_nb hands back
- * only this node's data.
+ * as a real application would. Peers are the ranks with processes: this
+ * node's, and with --nodes 2 the other node's too (the hosts exchange the
+ * fence contributions); the other nodes' ranks have no processes, and
+ * their contributions are empty.
  */
 #define _XOPEN_SOURCE 700
 
@@ -113,10 +114,10 @@ static int CollectFence(Client *c, double *us)
     return 0;
 }
 
-/* passes over every local peer (and, untimed, ourselves); mean us. */
+/* passes over every peer (and, untimed, ourselves); mean us. */
 static int GetPeers(Client *c, size_t size, int passes, double *mean)
 {
-    uint32_t n = (uint32_t)c->opt->nprocs, r;
+    uint32_t n = BenchLiveRanks(c->opt), r;
     double sum = 0, us;
     int p, count = 0;
     for (p = 0; p < passes; ++p) {
@@ -157,7 +158,7 @@ static int OneSize(Client *c, int b, double *times)
 {
     double unused;
     size_t size = c->opt->blobs[b];
-    int npeers = c->opt->nprocs - 1;
+    int npeers = (int)BenchLiveRanks(c->opt) - 1;
     int passes = npeers > 0 ? (kMinRepeats + npeers - 1) / npeers : 1;
     double t0;
     if (0 != PutAndCommit(c, size) || 0 != BenchAlign(c)) {

@@ -21,6 +21,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -34,6 +35,8 @@ enum { kTeardownS = 120 };
 /* Host.pids, for the SIGALRM handler: allocated before it can fire. */
 static pid_t *g_pids;
 static int g_npids;
+/* --nodes 2, on node 0: the other node's host. */
+static pid_t g_peer_host = -1;
 
 static void KillClients(void)
 {
@@ -42,6 +45,9 @@ static void KillClients(void)
         if (g_pids[i] > 0) {
             kill(g_pids[i], SIGKILL);
         }
+    }
+    if (g_peer_host > 0) {
+        kill(g_peer_host, SIGALRM); /* its handler kills its clients */
     }
 }
 
@@ -84,14 +90,15 @@ static char **CopyEnviron(void)
     return env;
 }
 
-/* The server is node 0 of the job: its host name is the job's, not ours. */
+/* The server is node 0 of the job (or node 1, for the peer host): its
+ * host name is the job's, not ours. */
 static int ServerInit(Host *h, pmix_server_module_t *module)
 {
     pmix_info_t info[3];
     pmix_status_t rc;
     char host[32];
     int i;
-    BenchHostName(0, host, sizeof(host));
+    BenchHostName((uint32_t)h->opt->node, host, sizeof(host));
     memset(info, 0, sizeof(info));
     PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, h->tmpdir, PMIX_STRING);
     PMIx_Info_load(&info[1], PMIX_SYSTEM_TMPDIR, h->tmpdir, PMIX_STRING);
@@ -121,7 +128,7 @@ static int Setup(Host *h)
     snprintf(proc.nspace, sizeof(proc.nspace), "%s", h->nspace);
     for (r = 0; r < h->opt->nprocs; ++r) {
         pmix_status_t rc;
-        proc.rank = (pmix_rank_t)r;
+        proc.rank = BenchFirstRank(h->opt) + (pmix_rank_t)r;
         if (0 != BenchRegisterClient(&proc, h->deadline)) {
             return -1;
         }
@@ -140,7 +147,7 @@ static int Setup(Host *h)
 static int Launch(Host *h, int write_fd)
 {
     char fd_s[16], iters_s[16], fences_s[16], repeat_s[16], blobs_s[BENCH_MAX_BLOBS * 12],
-        n_s[16], size_s[16], timeout_s[16];
+        n_s[16], size_s[16], timeout_s[16], nodes_s[16], node_s[16];
     size_t used = 0;
     int r, b;
     snprintf(fd_s, sizeof(fd_s), "%d", write_fd);
@@ -154,11 +161,14 @@ static int Launch(Host *h, int write_fd)
     snprintf(n_s, sizeof(n_s), "%d", h->opt->nprocs);
     snprintf(size_s, sizeof(size_s), "%u", h->opt->job_size);
     snprintf(timeout_s, sizeof(timeout_s), "%d", h->opt->timeout_s);
+    snprintf(nodes_s, sizeof(nodes_s), "%d", h->opt->nodes);
+    snprintf(node_s, sizeof(node_s), "%d", h->opt->node);
     fflush(NULL);
     for (r = 0; r < h->opt->nprocs; ++r) {
         char *argv[] = {(char *)h->self_exe, "client", "--fd", fd_s, "--iters", iters_s,
                         "--fences", fences_s, "--repeat", repeat_s, "--blobs", blobs_s,
-                        "--nprocs", n_s, "--size", size_s, "--timeout", timeout_s, NULL};
+                        "--nprocs", n_s, "--size", size_s, "--timeout", timeout_s,
+                        "--nodes", nodes_s, "--node", node_s, NULL};
         pid_t pid = fork();
         if (pid < 0) {
             perror("pmix_bench host: fork");
@@ -302,7 +312,7 @@ static int Serve(Host *h)
         /* Teardown gets its own bound, also after a timeout. */
         alarm(kTeardownS + 5);
         t0 = BenchNowUs();
-        BenchDeregisterJob(h->nspace, h->opt->nprocs, BenchRealNow() + kTeardownS);
+        BenchDeregisterJob(h->nspace, h->opt, BenchRealNow() + kTeardownS);
         h->host[kHostDeregister] = BenchNowUs() - t0;
         PMIx_server_finalize();
         if (h->nreported > 0) {
@@ -313,14 +323,70 @@ static int Serve(Host *h)
     return rc;
 }
 
-int BenchHostMain(const BenchOptions *opt, const char *self_exe)
+/* --nodes 2: forks the host of node 1 (before any PMIx call), linked to
+ * this one by a socket pair over which the fence contributions go; *opt
+ * becomes the caller's node's options. Returns 0 in both processes. */
+static int ForkPeerHost(BenchOptions *mine, double deadline)
+{
+    int sv[2], null;
+    pid_t pid;
+    if (0 != socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+        perror("pmix_bench host: socketpair");
+        return -1;
+    }
+    fflush(NULL);
+    pid = fork();
+    if (pid < 0) {
+        perror("pmix_bench host: fork");
+        return -1;
+    }
+    if (0 == pid) {
+        /* Node 1: its table is not printed (its failures are, on stderr). */
+        close(sv[0]);
+        mine->node = 1;
+        if ((null = open("/dev/null", O_WRONLY)) >= 0) {
+            dup2(null, STDOUT_FILENO);
+            close(null);
+        }
+        BenchModuleSetPeer(sv[1], 1, deadline);
+        return 0;
+    }
+    close(sv[1]);
+    g_peer_host = pid;
+    BenchModuleSetPeer(sv[0], 0, deadline);
+    return 0;
+}
+
+/* Node 0 with --nodes 2: the other host's exit; 0 if it passed. */
+static int AwaitPeerHost(void)
+{
+    int status = 0;
+    pid_t peer = g_peer_host;
+    if (peer <= 0) {
+        return 0;
+    }
+    g_peer_host = -1;
+    if (waitpid(peer, &status, 0) != peer || !WIFEXITED(status) || 0 != WEXITSTATUS(status)) {
+        fprintf(stderr, "pmix_bench host: the host of node 1 failed (status 0x%x)\n", status);
+        return -1;
+    }
+    return 0;
+}
+
+int BenchHostMain(const BenchOptions *opt_in, const char *self_exe)
 {
     Host h;
     struct sigaction sa;
     const char *tmp = getenv("TMPDIR");
+    BenchOptions mine = *opt_in;
+    const BenchOptions *opt = &mine;
     int rc, i;
 
     memset(&h, 0, sizeof(h));
+    snprintf(h.nspace, sizeof(h.nspace), "pmix_bench.%ld", (long)getpid());
+    if (mine.nodes > 1 && 0 != ForkPeerHost(&mine, BenchRealNow() + opt->timeout_s)) {
+        return 1;
+    }
     h.opt = opt;
     h.self_exe = self_exe;
     h.deadline = BenchRealNow() + opt->timeout_s;
@@ -330,21 +396,24 @@ int BenchHostMain(const BenchOptions *opt, const char *self_exe)
     /* Short on purpose: the server's socket path must fit in sun_path. */
     snprintf(h.tmpdir, sizeof(h.tmpdir), "%s/pmixb.XXXXXX",
              NULL != tmp && strlen(tmp) < 40 ? tmp : "/tmp");
-    snprintf(h.nspace, sizeof(h.nspace), "pmix_bench.%ld", (long)getpid());
     if (0 != Allocate(&h) || NULL == mkdtemp(h.tmpdir)) {
         perror("pmix_bench host: setup");
         Release(&h);
         return 1;
     }
-    printf("# pmix_bench: library %s, N=%d S=%u nodes=%u iters=%d fences=%d repeat=%d blobs=",
-           PMIx_Get_version(), opt->nprocs, opt->job_size, BenchNumNodes(opt), opt->iters,
-           opt->fences, opt->repeat);
+    printf("# pmix_bench: library %s, N=%d S=%u nodes=%u%s iters=%d fences=%d repeat=%d blobs=",
+           PMIx_Get_version(), opt->nprocs, opt->job_size, BenchNumNodes(opt),
+           opt->nodes > 1 ? " (node 1 with processes too)" : "", opt->iters, opt->fences,
+           opt->repeat);
     for (i = 0; i < opt->nblobs; ++i) {
         printf(i ? ",%zu" : "%zu", opt->blobs[i]);
     }
     printf("\n");
     alarm((unsigned)opt->timeout_s + 5);
     rc = Serve(&h);
+    if (0 != AwaitPeerHost()) {
+        rc = -1;
+    }
     alarm(0);
     nftw(h.tmpdir, RemoveEntry, 16, FTW_DEPTH | FTW_PHYS);
     Release(&h);

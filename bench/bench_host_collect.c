@@ -18,12 +18,19 @@
 /* Seconds the other clients get to report once one reported a failure. */
 enum { kGraceS = 3 };
 
+/* Index of a rank of this node among its clients, or -1. */
+static int LocalIndex(const Host *h, int rank)
+{
+    int first = (int)BenchFirstRank(h->opt);
+    return rank >= first && rank < first + h->opt->nprocs ? rank - first : -1;
+}
+
 /* "init <rank>": counts it; the last one samples the host's RSS. */
 static int TakeInitLine(Host *h, const char *line)
 {
     char tag[16];
     int rank;
-    if (2 != sscanf(line, "%15s %d", tag, &rank) || rank < 0 || rank >= h->opt->nprocs ||
+    if (2 != sscanf(line, "%15s %d", tag, &rank) || (rank = LocalIndex(h, rank)) < 0 ||
         h->inited[rank]) {
         fprintf(stderr, "pmix_bench host: bad init line '%s'\n", line);
         return -1;
@@ -48,8 +55,8 @@ static int TakeLine(Host *h, const char *line)
         return TakeInitLine(h, line);
     }
     if (3 != sscanf(line, "%15s %d %d%n", tag, &rank, &status, &used) ||
-        0 != strcmp(tag, BENCH_LINE_TAG) || rank < 0 || rank >= h->opt->nprocs ||
-        h->reported[rank]) {
+        0 != strcmp(tag, BENCH_LINE_TAG) || LocalIndex(h, rank) < 0 ||
+        h->reported[LocalIndex(h, rank)]) {
         fprintf(stderr, "pmix_bench host: bad result line '%s'\n", line);
         return -1;
     }
@@ -60,12 +67,14 @@ static int TakeLine(Host *h, const char *line)
             return -1;
         }
     }
+    rank = LocalIndex(h, rank);
     h->reported[rank] = 1;
     ++h->nreported;
     for (m = 0; m < nm; ++m) {
         h->values[m * h->opt->nprocs + rank] = v[m];
     }
     if (0 != status && h->failed_rank < 0) {
+        rank += (int)BenchFirstRank(h->opt);
         fprintf(stderr, "pmix_bench host: client %d failed at step %d\n", rank, status);
         h->failed_rank = rank;
         h->failed_step = status;

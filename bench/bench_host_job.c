@@ -64,15 +64,15 @@ int BenchRegisterClient(const pmix_proc_t *proc, double deadline)
     return 0;
 }
 
-void BenchDeregisterJob(const char *nspace, int nprocs, double deadline)
+void BenchDeregisterJob(const char *nspace, const BenchOptions *o, double deadline)
 {
     pmix_proc_t proc;
     BenchWaiter *w;
     int r;
     memset(&proc, 0, sizeof(proc));
     snprintf(proc.nspace, sizeof(proc.nspace), "%s", nspace);
-    for (r = 0; r < nprocs; ++r) {
-        proc.rank = (pmix_rank_t)r;
+    for (r = 0; r < o->nprocs; ++r) {
+        proc.rank = BenchFirstRank(o) + (pmix_rank_t)r;
         if (NULL != (w = BenchWaiterNew())) {
             PMIx_server_deregister_client(&proc, BenchWaiterOpCb, w);
             (void)BenchWaiterFinish(w, PMIX_SUCCESS, deadline);

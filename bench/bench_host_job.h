@@ -26,6 +26,6 @@ int BenchRegisterJob(const char *nspace, const BenchOptions *o, const char *tmpd
 int BenchRegisterClient(const pmix_proc_t *proc, double deadline);
 
 /* Deregisters all clients of nspace, then nspace; best effort. */
-void BenchDeregisterJob(const char *nspace, int nprocs, double deadline);
+void BenchDeregisterJob(const char *nspace, const BenchOptions *o, double deadline);
 
 #endif /* PMIXX_BENCH_BENCH_HOST_JOB_H */

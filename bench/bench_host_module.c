@@ -7,10 +7,14 @@
 #include "bench_host_module.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---- one-shot waiter ------------------------------------------------- */
 
@@ -125,10 +129,116 @@ static void ReleaseFenceData(void *cbdata)
     free(cbdata);
 }
 
+/* The other node's host (--nodes 2). */
+static struct {
+    int fd;
+    int node;
+    double deadline;
+} g_peer = {-1, 0, 0};
+
+void BenchModuleSetPeer(int fd, int node, double deadline)
+{
+    g_peer.fd = fd;
+    g_peer.node = node;
+    g_peer.deadline = deadline;
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+/* One step of moving len bytes at *done of buf; -1 when the peer is gone. */
+static int Step(ssize_t moved, size_t *done)
+{
+    if (moved > 0) {
+        *done += (size_t)moved;
+        return 0;
+    }
+    return 0 == moved || (EAGAIN != errno && EINTR != errno) ? -1 : 0;
+}
+
+/* Sends mine (its length first) and receives the peer's contribution at
+ * the same time, so that neither host's write waits for the other's read;
+ * never reads past the peer's message (its next one follows only after
+ * this exchange ended on both sides). 0 on success, *theirs malloc'd. */
+static int Exchange(const char *mine, size_t n, char **theirs, size_t *m)
+{
+    uint64_t out_len = n, in_len = 0;
+    size_t sent = 0, got = 0, hdr = sizeof(uint64_t);
+    char *in = NULL;
+    while (sent < hdr + n || got < hdr || got < hdr + in_len) {
+        struct pollfd p;
+        int ms = (int)((g_peer.deadline - BenchRealNow()) * 1000);
+        p.fd = g_peer.fd;
+        p.events = (short)((sent < hdr + n ? POLLOUT : 0) | (got < hdr || got < hdr + in_len ? POLLIN : 0));
+        p.revents = 0;
+        if (ms <= 0 || poll(&p, 1, ms) < 0 || (p.revents & (POLLERR | POLLNVAL))) {
+            break;
+        }
+        if ((p.revents & POLLOUT) &&
+            0 != Step(sent < hdr ? write(g_peer.fd, (const char *)&out_len + sent, hdr - sent)
+                                 : write(g_peer.fd, mine + (sent - hdr), hdr + n - sent),
+                      &sent)) {
+            break;
+        }
+        if (p.revents & (POLLIN | POLLHUP)) {
+            if (got < hdr) {
+                if (0 != Step(read(g_peer.fd, (char *)&in_len + got, hdr - got), &got)) {
+                    break;
+                }
+                if (got == hdr && NULL == (in = malloc(in_len > 0 ? in_len : 1))) {
+                    break;
+                }
+            } else if (0 != Step(read(g_peer.fd, in + (got - hdr), hdr + in_len - got), &got)) {
+                break;
+            }
+        }
+    }
+    if (sent < hdr + n || got < hdr || got < hdr + in_len) {
+        free(in);
+        return -1;
+    }
+    *theirs = in;
+    *m = in_len;
+    return 0;
+}
+
+/* The fence's data of both nodes, node 0's first (replaces d->data). */
+static pmix_status_t Combine(Deferred *d)
+{
+    char *theirs = NULL, *all;
+    size_t m = 0;
+    if (0 != Exchange(d->data, d->ndata, &theirs, &m)) {
+        fprintf(stderr, "pmix_bench host: node %d: the fence exchange with the other host failed\n",
+                g_peer.node);
+        return PMIX_ERR_COMM_FAILURE;
+    }
+    all = malloc(d->ndata + m + 1);
+    if (NULL == all) {
+        free(theirs);
+        return PMIX_ERR_NOMEM;
+    }
+    if (0 == g_peer.node) {
+        memcpy(all, d->data, d->ndata);
+        memcpy(all + d->ndata, theirs, m);
+    } else {
+        memcpy(all, theirs, m);
+        memcpy(all + m, d->data, d->ndata);
+    }
+    free(theirs);
+    free(d->data);
+    d->data = all;
+    d->ndata += m;
+    return PMIX_SUCCESS;
+}
+
 static void RunDeferred(Deferred *d)
 {
     if (NULL != d->modex_cb) {
-        d->modex_cb(PMIX_SUCCESS, d->data, d->ndata, d->cbdata, ReleaseFenceData, d->data);
+        pmix_status_t status = g_peer.fd >= 0 ? Combine(d) : PMIX_SUCCESS;
+        if (PMIX_SUCCESS != status) {
+            free(d->data);
+            d->modex_cb(status, NULL, 0, d->cbdata, NULL, NULL);
+        } else {
+            d->modex_cb(PMIX_SUCCESS, d->data, d->ndata, d->cbdata, ReleaseFenceData, d->data);
+        }
     } else if (NULL != d->op_cb) {
         d->op_cb(PMIX_SUCCESS, d->cbdata);
     }
@@ -208,7 +318,8 @@ static pmix_status_t ClientFinalized(const pmix_proc_t *proc, void *server_objec
     return PostOp(cbfunc, cbdata, &g_module.stats.finalized);
 }
 
-/* Single node: the aggregate of all nodes' contributions is ours alone. */
+/* The aggregate of all nodes' contributions: ours alone, the other nodes
+ * having no processes; with --nodes 2 the peer host's too (Combine). */
 static pmix_status_t FenceNb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
                              size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
                              void *cbdata)

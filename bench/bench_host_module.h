@@ -38,6 +38,11 @@ double BenchRealNow(void);
 
 /* Starts the deferred thread; fills *module. Returns 0 on success. */
 int BenchModuleStart(pmix_server_module_t *module);
+/* --nodes 2: every fence's contribution is exchanged with the other node's
+ * host over fd (a stream socket) before the fence completes, each node's
+ * data in node order; node: this host's; deadline: CLOCK_REALTIME seconds
+ * after which an exchange fails the fence. Call before BenchModuleStart. */
+void BenchModuleSetPeer(int fd, int node, double deadline);
 /* Drains and joins the deferred thread. */
 void BenchModuleStop(void);
 

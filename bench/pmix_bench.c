@@ -20,7 +20,7 @@ static void Usage(FILE *out)
 {
     fprintf(out,
             "usage: pmix_bench host -n N [-S S] [--iters K] [--fences F] [--blobs LIST]\n"
-            "                       [--repeat R] [--timeout SEC]\n"
+            "                       [--repeat R] [--nodes 2] [--timeout SEC]\n"
             "  Starts a PMIx server, registers a job of S procs over S/N nodes (N per\n"
             "  node, node 0 is this one), forks the N local clients and prints\n"
             "  median/mean/min/max of each metric over them (see bench/README.md).\n"
@@ -33,6 +33,10 @@ static void Usage(FILE *out)
             "  --repeat R    isolated collect fences per blob size (commit, barrier,\n"
             "                timed fence, barrier, R times); fenceiso_<B> is each\n"
             "                client's median of the R (default 1)\n"
+            "  --nodes 2     node 1 has processes too: a second host (forked) serves\n"
+            "                its N clients, and the two hosts exchange the fence\n"
+            "                contributions as two RM daemons would; every client\n"
+            "                then reads the blobs of both nodes (S at least 2N)\n"
             "  --timeout SEC bound on the whole run (default 300)\n");
 }
 
@@ -97,6 +101,8 @@ static const OptionSpec kOptions[] = {
     {"--timeout", "-t", 1, 86400},
     {"--fd", NULL, 0, INT_MAX},
     {"--repeat", "-r", 1, 100000},
+    {"--nodes", NULL, 1, 2},
+    {"--node", NULL, 0, 1},
     {"--blobs", "--blob", 0, 0}, /* a list: ParseBlobs */
     {"-b", NULL, 0, 0},
 };
@@ -104,7 +110,7 @@ static const OptionSpec kOptions[] = {
 static int ApplyOption(BenchOptions *opt, size_t which, const char *text)
 {
     long v = 0;
-    if (which >= 7) {
+    if (which >= 9) {
         return ParseBlobs(text, opt);
     }
     if (0 != ParseNumber(text, kOptions[which].lo, kOptions[which].hi, 0, &v)) {
@@ -117,6 +123,8 @@ static int ApplyOption(BenchOptions *opt, size_t which, const char *text)
     case 3: opt->fences = (int)v; break;
     case 4: opt->timeout_s = (int)v; break;
     case 5: opt->result_fd = (int)v; break;
+    case 7: opt->nodes = (int)v; break;
+    case 8: opt->node = (int)v; break;
     default: opt->repeat = (int)v; break;
     }
     return 0;
@@ -134,6 +142,7 @@ static int ParseOptions(int argc, char **argv, BenchOptions *opt)
     opt->nblobs = 1;
     opt->timeout_s = 300;
     opt->result_fd = -1;
+    opt->nodes = 1;
     for (i = 2; i < argc; i += 2) {
         size_t k;
         for (k = 0; k < nopt; ++k) {
@@ -153,6 +162,13 @@ static int ParseOptions(int argc, char **argv, BenchOptions *opt)
     if (opt->nprocs < 1 || opt->job_size < (uint32_t)opt->nprocs ||
         0 != opt->job_size % (uint32_t)opt->nprocs) {
         fprintf(stderr, "pmix_bench: -n N is required and -S must be a multiple of N\n");
+        return -1;
+    }
+    if (opt->nodes > 1 && opt->job_size < 2 * (uint32_t)opt->nprocs) {
+        opt->job_size = 2 * (uint32_t)opt->nprocs;
+    }
+    if (opt->node >= opt->nodes) {
+        fprintf(stderr, "pmix_bench: --node must be below --nodes\n");
         return -1;
     }
     return 0;
