@@ -215,12 +215,12 @@ static pmix_status_t Combine(Deferred *d)
         free(theirs);
         return PMIX_ERR_NOMEM;
     }
-    if (0 == g_peer.node) {
-        memcpy(all, d->data, d->ndata);
-        memcpy(all + d->ndata, theirs, m);
-    } else {
-        memcpy(all, theirs, m);
-        memcpy(all + m, d->data, d->ndata);
+    /* d->data is NULL when this node contributed nothing (a barrier). */
+    if (d->ndata > 0) {
+        memcpy(all + (0 == g_peer.node ? 0 : m), d->data, d->ndata);
+    }
+    if (m > 0) {
+        memcpy(all + (0 == g_peer.node ? d->ndata : 0), theirs, m);
     }
     free(theirs);
     free(d->data);
