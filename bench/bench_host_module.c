@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -144,7 +145,8 @@ void BenchModuleSetPeer(int fd, int node, double deadline)
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 }
 
-/* One step of moving len bytes at *done of buf; -1 when the peer is gone. */
+/* Adds what a read or send moved to *done; -1 when the peer is gone or the
+ * call failed, 0 when it would have blocked. */
 static int Step(ssize_t moved, size_t *done)
 {
     if (moved > 0) {
@@ -167,16 +169,18 @@ static int Exchange(const char *mine, size_t n, char **theirs, size_t *m)
         struct pollfd p;
         int ms = (int)((g_peer.deadline - BenchRealNow()) * 1000);
         p.fd = g_peer.fd;
-        p.events = (short)((sent < hdr + n ? POLLOUT : 0) | (got < hdr || got < hdr + in_len ? POLLIN : 0));
+        p.events = (short)((sent < hdr + n ? POLLOUT : 0) |
+                           (got < hdr || got < hdr + in_len ? POLLIN : 0));
         p.revents = 0;
         if (ms <= 0 || poll(&p, 1, ms) < 0 || (p.revents & (POLLERR | POLLNVAL))) {
             break;
         }
-        if ((p.revents & POLLOUT) &&
-            0 != Step(sent < hdr ? write(g_peer.fd, (const char *)&out_len + sent, hdr - sent)
-                                 : write(g_peer.fd, mine + (sent - hdr), hdr + n - sent),
-                      &sent)) {
-            break;
+        if (p.revents & POLLOUT) {
+            const char *from = sent < hdr ? (const char *)&out_len + sent : mine + (sent - hdr);
+            size_t left = sent < hdr ? hdr - sent : hdr + n - sent;
+            if (0 != Step(send(g_peer.fd, from, left, MSG_NOSIGNAL), &sent)) {
+                break;
+            }
         }
         if (p.revents & (POLLIN | POLLHUP)) {
             if (got < hdr) {
