@@ -3,7 +3,7 @@
 #
 # Usage:
 #   bench/run_bench.sh [--ours LIBDIR] [--components PATH] [-n "2 8 32"]
-#                      [-S "1000 10000"] [--ppn P] [--blobs LIST]
+#                      [-S "1000 10000"] [--ppn P] [--two-nodes "8"] [--blobs LIST]
 #                      [--iters K] [--fences F] [--repeat R] [--timeout SEC]
 #                      [--mem-budget MIB] [--bin PMIX_BENCH] [--keep DIR]
 #                      [--tsv FILE]
@@ -20,6 +20,9 @@
 #   -S "LIST"         job-size mode: one run per S, a job of S procs over
 #                     S/P nodes with the P procs of node 0 running here.
 #   --ppn P           procs per node of the job-size mode (default 8).
+#   --two-nodes "LIST" two-node mode: one run per N, N clients on each of
+#                     two nodes (pmix_bench --nodes 2: a second host serves
+#                     node 1, the hosts exchange the fence data); size 2x<N>.
 #   --blobs LIST      blob sizes of the collect fences, comma-separated, K/M
 #                     suffixes allowed (default 1K).
 #   --iters K         timed Gets of each key (default 1000).
@@ -46,9 +49,9 @@
 # with LD_LIBRARY_PATH=LIBDIR. OpenPMIx 4.2.2 needs no extra environment.
 #
 # Output: one table, metric | size | OpenPMIx | pmixx | ratio, where size is
-# N=<n> (modex mode) or S=<s> (job-size mode), each value is the median over
-# the local clients (host_* and job_wall: the host's single value) and
-# ratio = pmixx / OpenPMIx: < 1 means pmixx is faster (or smaller).
+# N=<n> (modex mode), S=<s> (job-size mode) or 2x<n> (two-node mode), each
+# value is the median over node 0's clients (host_* and job_wall: node 0's
+# host's single value) and ratio = pmixx / OpenPMIx: < 1 means pmixx is faster (or smaller).
 # A run that fails shows FAILED in its column (or, for the metrics it
 # measured before failing, the value marked '*'); n/a = not measured (see
 # bench/README.md); the script goes on with the next run.
@@ -62,6 +65,7 @@ ours=""
 components=""
 nlist=""
 slist=""
+two=""
 ppn=8
 iters=1000
 fences=100
@@ -85,6 +89,7 @@ while [ $# -gt 0 ]; do
     -n) nlist=${2:?}; shift 2 ;;
     -S) slist=${2:?}; shift 2 ;;
     --ppn) ppn=${2:?}; shift 2 ;;
+    --two-nodes) two=${2:?}; shift 2 ;;
     --blob|--blobs) blobs=${2:?}; shift 2 ;;
     --iters) iters=${2:?}; shift 2 ;;
     --fences) fences=${2:?}; shift 2 ;;
@@ -98,7 +103,7 @@ while [ $# -gt 0 ]; do
     *) usage >&2; exit 2 ;;
     esac
 done
-[ -z "$nlist" ] && [ -z "$slist" ] && nlist="2 8 32"
+[ -z "$nlist" ] && [ -z "$slist" ] && [ -z "$two" ] && nlist="2 8 32"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/run_bench.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$work"' EXIT
@@ -192,6 +197,15 @@ for s in $slist; do
     done
 done
 
+for n in $two; do
+    cases+=("2x$n")
+    b=$(fit $((2 * n)))
+    for lib in $libs; do
+        run "$lib" "2x$n" "$timeout_s" -n "$n" --nodes 2 --iters "$iters" --fences "$fences" \
+            --repeat "$repeat" --blobs "$b" || status=1
+    done
+done
+
 # value LABEL CASE METRIC: the median column; from a failed run the value with
 # a '*' if that metric was measured before the failure, else FAILED; - if not run.
 value() {
@@ -238,7 +252,10 @@ for mu in $metrics; do
         printf '%-20s %8s %14s %14s %8s\n' "$m($unit)" "$c" "$a" "$b" "$ratio"
         if [ -n "$tsv" ]; then
             mode=modex; n=${c#N=}; s=$n
-            case $c in S=*) mode=job; n=$ppn; s=${c#S=} ;; esac
+            case $c in
+            S=*) mode=job; n=$ppn; s=${c#S=} ;;
+            2x*) mode=two; n=${c#2x}; s=$((2 * n)) ;;
+            esac
             printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$n" "$s" "$m" "$unit" OpenPMIx "$a" \
                 "$mode" "$n" "$s" "$m" "$unit" pmixx "$b" >>"$tsv"
         fi
