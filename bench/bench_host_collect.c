@@ -49,14 +49,13 @@ static int TakeLine(Host *h, const char *line)
     char tag[16];
     const char *p = line;
     char *end;
-    int rank, status, used, m, nm = BenchMetricCount(h->opt);
+    int rank, idx = -1, status, used, m, nm = BenchMetricCount(h->opt);
     double v[kMetricFixed + kBlobMetrics * BENCH_MAX_BLOBS];
     if (0 == strncmp(line, BENCH_INIT_TAG " ", sizeof(BENCH_INIT_TAG))) {
         return TakeInitLine(h, line);
     }
     if (3 != sscanf(line, "%15s %d %d%n", tag, &rank, &status, &used) ||
-        0 != strcmp(tag, BENCH_LINE_TAG) || LocalIndex(h, rank) < 0 ||
-        h->reported[LocalIndex(h, rank)]) {
+        0 != strcmp(tag, BENCH_LINE_TAG) || (idx = LocalIndex(h, rank)) < 0 || h->reported[idx]) {
         fprintf(stderr, "pmix_bench host: bad result line '%s'\n", line);
         return -1;
     }
@@ -67,14 +66,12 @@ static int TakeLine(Host *h, const char *line)
             return -1;
         }
     }
-    rank = LocalIndex(h, rank);
-    h->reported[rank] = 1;
+    h->reported[idx] = 1;
     ++h->nreported;
     for (m = 0; m < nm; ++m) {
-        h->values[m * h->opt->nprocs + rank] = v[m];
+        h->values[m * h->opt->nprocs + idx] = v[m];
     }
     if (0 != status && h->failed_rank < 0) {
-        rank += (int)BenchFirstRank(h->opt);
         fprintf(stderr, "pmix_bench host: client %d failed at step %d\n", rank, status);
         h->failed_rank = rank;
         h->failed_step = status;
