@@ -152,6 +152,13 @@ bool Namespace::IsLocal(pmix_rank_t rank) const {
   return false;
 }
 
+bool Namespace::ReadableBy(uid_t uid) const {
+  if (clients.empty() && deregistered.empty()) return true;
+  auto owned = [uid](const auto& entry) { return entry.second.uid == uid; };
+  return std::any_of(clients.begin(), clients.end(), owned) ||
+         std::any_of(deregistered.begin(), deregistered.end(), owned);
+}
+
 bool Namespace::SpansOtherNodes() const {
   size_t listed = summary.local_ranks.size(), registered = clients.size();
   // The local ranks are the union of both: counted only when the sizes

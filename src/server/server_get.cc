@@ -69,9 +69,18 @@ Status FindOwner(Server& s, const Request& req, pmix_rank_t* owner) {
   return answer;
 }
 
+// Whether who may read ns's job data: a process of the namespace, root,
+// the server's own uid, or one of the users it belongs to
+// (Namespace::ReadableBy). A process of another user is never handed the
+// region or the bytes of a job that is not its own.
+bool MayReadJob(const Server& s, const Peer& who, const Namespace& ns) {
+  return who.ns == &ns || who.uid == 0 || who.uid == s.uid || ns.ReadableBy(who.uid);
+}
+
 void ServeJobData(Server& s, Request&& req) {
   bool valid = req.target.rank < PMIX_RANK_VALID;
-  if (s.FindNamespace(req.target.nspace) != nullptr) {
+  if (Namespace* ns = s.FindNamespace(req.target.nspace); ns != nullptr) {
+    if (!MayReadJob(s, *req.requester, *ns)) return ReplyStatus(req, PMIX_ERR_NO_PERMISSIONS);
     // The client searches what it receives with its own realm rules.
     return ReplyData(s, req, valid ? req.target.rank : PMIX_RANK_UNDEF);
   }
@@ -231,10 +240,13 @@ void ReplyData(Server& s, const Request& req, pmix_rank_t owner) {
   }
   auto tail = ForCodec(conn->codec(), std::make_shared<const wire::Bytes>(std::move(records)));
   if (!tail.ok()) return ReplyStatus(req, tail.status().code());
+  // A process's committed data goes to any asker; the job's image only to
+  // those who may read it.
+  bool with_job = req.want_job && ns != nullptr && MayReadJob(s, *req.requester, *ns);
   wire::Writer w(conn->codec());
-  w.Status(PMIX_SUCCESS).Bool(req.want_job && ns != nullptr);
+  w.Status(PMIX_SUCCESS).Bool(with_job);
   std::vector<ptl::Fd> fds;  // the job's image, shared with a local peer (job_image.h)
-  if (req.want_job && ns != nullptr) {
+  if (with_job) {
     w.I32(ns->nlocalprocs);
     Status packed = wire::PackImage(w, s.store.FindImage(ns->name).get(),
                                     conn->can_pass_fds() ? &fds : nullptr);

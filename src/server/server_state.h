@@ -107,6 +107,12 @@ struct Namespace {
   // commits come (host_blob.h), when its job spans other nodes.
   fence::HostBlob host_blob;
   bool IsLocal(pmix_rank_t rank) const;
+  // Whether a process of `uid` may read its job data (the image: the
+  // region itself for a local client, its bytes otherwise). The data
+  // belongs to the users its clients were registered as; a namespace
+  // with none (a job of other nodes that the host told this server
+  // about) names no owner and is readable by anyone admitted.
+  bool ReadableBy(uid_t uid) const;
   // Whether some of its ranks live on other nodes (the job size is known
   // and larger than its local ranks).
   bool SpansOtherNodes() const;

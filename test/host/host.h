@@ -39,6 +39,8 @@ typedef struct {
     int tcp;
     int connected1_only;   /* set only the v1 client_connected upcall */
     int extra_nspace;      /* register a second namespace <nspace>-x (2 procs, none here) */
+    int owned_extra;       /* --owned-extra: <nspace>-x's procs registered as clients of the host's uid */
+    int client_uid;        /* --client-uid: -1, or the uid clients are registered and run as (root only) */
     int update_job;        /* --update-job: register_resources once every client connected */
     const char *without_upcalls; /* --without-upcalls: optional upcalls left NULL (allocate,monitor) */
     int tool_support;      /* --tool-support: tools may connect (tool + session rendezvous files) */

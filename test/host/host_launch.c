@@ -220,15 +220,16 @@ static pid_t ForkClient(const pmix_proc_t *proc, long as_uid, int show_env) {
 static int LaunchOne(int idx) {
     pmix_proc_t proc;
     PMIX_LOAD_PROCID(&proc, host_opts.nspace, (pmix_rank_t)(host_opts.rank_offset + idx));
-    uid_t uid = getuid();
+    uid_t uid = host_opts.client_uid >= 0 ? (uid_t)host_opts.client_uid : getuid();
+    gid_t gid = host_opts.client_uid >= 0 ? (gid_t)host_opts.client_uid : getgid();
     if ((int)proc.rank == host_opts.refuse_rank) ++uid;
     OpWait w = {0, PMIX_SUCCESS};
-    pmix_status_t rc = PMIx_server_register_client(&proc, uid, getgid(), NULL, OpDone, &w);
+    pmix_status_t rc = PMIx_server_register_client(&proc, uid, gid, NULL, OpDone, &w);
     if ((rc = Complete(rc, &w, "PMIx_server_register_client")) != PMIX_SUCCESS) {
         HostLog("PMIx_server_register_client(rank %u): %s", proc.rank, PMIx_Error_string(rc));
         return -1;
     }
-    pid_t pid = ForkClient(&proc, -1, idx == 0);
+    pid_t pid = ForkClient(&proc, host_opts.client_uid, idx == 0);
     if (pid < 0) return -1;
     host_state.pids[idx] = pid;
     return 0;
@@ -439,6 +440,14 @@ int HostRegisterExtraJob(void) {
     pmix_status_t rc = PMIx_server_register_nspace(name, 0, info, 3, OpDone, &w);
     rc = Complete(rc, &w, "PMIx_server_register_nspace(extra)");
     for (int i = 0; i < 3; ++i) PMIX_INFO_DESTRUCT(&info[i]);
+    /* --owned-extra: its procs are the host's user's (registered, never run). */
+    for (pmix_rank_t r = 0; host_opts.owned_extra && rc == PMIX_SUCCESS && r < size; ++r) {
+        pmix_proc_t proc;
+        PMIX_LOAD_PROCID(&proc, name, r);
+        OpWait each = {0, PMIX_SUCCESS};
+        rc = PMIx_server_register_client(&proc, getuid(), getgid(), NULL, OpDone, &each);
+        rc = Complete(rc, &each, "PMIx_server_register_client(extra)");
+    }
     if (rc != PMIX_SUCCESS) HostLog("registering %s: %s", name, PMIx_Error_string(rc));
     return rc == PMIX_SUCCESS ? 0 : -1;
 }

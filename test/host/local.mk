@@ -20,6 +20,7 @@ test_host_pmix_test_host_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
 PMIXX_TEST_CLIENTS = \
 	test/host/clients/client_basic \
 	test/host/clients/client_image \
+	test/host/clients/client_owner \
 	test/host/clients/client_modex \
 	test/host/clients/client_events \
 	test/host/clients/client_abort \
@@ -41,6 +42,10 @@ test_host_clients_client_image_SOURCES = test/host/clients/client_image.c test/h
 test_host_clients_client_image_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 test_host_clients_client_image_LDADD = src/libpmix.la
 test_host_clients_client_image_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
+test_host_clients_client_owner_SOURCES = test/host/clients/client_owner.c test/host/clients/client_util.h
+test_host_clients_client_owner_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
+test_host_clients_client_owner_LDADD = src/libpmix.la
+test_host_clients_client_owner_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
 test_host_clients_client_basic_SOURCES = test/host/clients/client_basic.c test/host/clients/client_util.h
 test_host_clients_client_basic_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 test_host_clients_client_basic_LDADD = src/libpmix.la

@@ -46,6 +46,9 @@ static const char kUsage[] =
     "  --without-upcalls L  leave these optional upcalls NULL (L: allocate,monitor,\n"
     "                       connect (= connect and disconnect),spawn,group)\n"
     "  --extra-nspace       also register <nspace>-x: 2 procs, none on this node\n"
+    "  --owned-extra        ... whose 2 procs are registered here as clients of the\n"
+    "                       host's uid (never started): the data is that user's\n"
+    "  --client-uid U       register and run the clients as uid/gid U (needs root)\n"
     "  --tool-support       tools may connect (tool and session rendezvous files)\n"
     "  --system-support     ... and the system rendezvous file (in --tmpdir)\n"
     "  --tool-upcall P      tool_connected admits: same-uid (default), any-uid; none: no upcall\n"
@@ -137,6 +140,7 @@ static int ParseOptions(int argc, char **argv) {
         {"--remote-procs", &host_opts.remote_procs, 0, HOST_MAX_PROCS},
         {"--expect-abort", &host_opts.abort_status, -255, 255},
         {"--finalizes", &host_opts.finalizes, 1, 1000000},
+        {"--client-uid", &host_opts.client_uid, 0, 2147483647},
     };
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--") != 0; ++i) {
@@ -159,6 +163,8 @@ static int ParseOptions(int argc, char **argv) {
             host_opts.connected1_only = 1;
         } else if (strcmp(a, "--extra-nspace") == 0) {
             host_opts.extra_nspace = 1;
+        } else if (strcmp(a, "--owned-extra") == 0) {
+            host_opts.extra_nspace = host_opts.owned_extra = 1;
         } else if (strcmp(a, "--tool-support") == 0) {
             host_opts.tool_support = 1;
         } else if (strcmp(a, "--system-support") == 0) {
@@ -489,6 +495,7 @@ int main(int argc, char **argv) {
     host_opts.refuse_rank = -1;
     host_opts.bad_cred_rank = -1;
     host_opts.impostor_rank = -1;
+    host_opts.client_uid = -1;
     host_opts.abort_status = kNoAbort;
     host_opts.peer_fd = -1;
     host_opts.finalizes = 1;
