@@ -170,7 +170,7 @@ pmix_status_t NonBlocking(ConnectKind kind, const pmix_proc_t procs[], size_t np
 }  // namespace
 
 void IngestJobRecords(Client& c, std::span<const server::JobInfoRecord> records) {
-  std::unique_lock<std::shared_mutex> lock(c.cache_mu);
+  std::unique_lock<runtime::ReadMostly> lock(c.cache_mu);
   for (const auto& rec : records) {
     if (rec.nspace == c.myproc.nspace || c.fetched_jobs.count(rec.nspace) != 0) continue;
     AttachForeignJob(c, rec.nspace, rec.image);

@@ -201,7 +201,7 @@ Status StoreReply(Client& c, const GetOp& op, std::optional<ForeignImage>& job,
   std::vector<wire::ProcData> jobs;
   PMIX_RETURN_IF_ERROR(c.peers.Add(c.codec(), std::move(payload), offset, c.myproc, &jobs));
   if (job) {
-    std::unique_lock<std::shared_mutex> lock(c.cache_mu);
+    std::unique_lock<runtime::ReadMostly> lock(c.cache_mu);
     AttachForeignJob(c, op.target.nspace, std::move(*job));
   }
   return StoreJobRecords(c, jobs);
@@ -310,8 +310,9 @@ struct GetOut {
 };
 
 // The fast path (DESIGN §5: an answer from data the caller's thread may
-// read): a hit in the cache, looked up on the caller's thread under the
-// cache's reader lock, with no thread hand-off. Anything else -- a miss,
+// read): a hit in the cache, looked up on the caller's thread as a reader
+// of cache_mu (which never waits), with no thread hand-off. Anything
+// else -- a write under way, a miss,
 // a refresh, pointer values, puts not yet applied, a store that does not
 // allow concurrent reads -- goes the regular way, which repeats the lookup
 // on the progress thread.
@@ -320,8 +321,8 @@ std::optional<gds::ValuePtr> TryCallerThread(const GetArgs& op) {
   Client* c = ClientForReaders();
   if (c == nullptr || c->cache.module() == nullptr || !c->cache.module()->concurrent_reads)
     return std::nullopt;
-  std::shared_lock<std::shared_mutex> lock(c->cache_mu);
-  if (c->writes_in_flight.load(std::memory_order_acquire) != 0) return std::nullopt;
+  runtime::ReadMostly::Reader inside(c->cache_mu);
+  if (!inside || c->writes_in_flight.load(std::memory_order_acquire) != 0) return std::nullopt;
   auto v = Lookup(*c, op);
   if (!v.ok()) return std::nullopt;
   return std::move(*v);
@@ -331,7 +332,7 @@ std::optional<gds::ValuePtr> TryCallerThread(const GetArgs& op) {
 
 Status StoreJobRecords(Client& c, const std::vector<wire::ProcData>& jobs) {
   if (jobs.empty()) return Status();
-  std::unique_lock<std::shared_mutex> lock(c.cache_mu);
+  std::unique_lock<runtime::ReadMostly> lock(c.cache_mu);
   Status first;
   for (const wire::ProcData& job : jobs) {
     Status stored = wire::StoreProcData(c.cache, job, PMIX_GLOBAL);

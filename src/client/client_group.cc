@@ -115,7 +115,7 @@ void KeepOwnContribution(Client& c, std::span<const pmix_info_t> dirs) {
       kvs.Append(inner[i]).ok();
   }
   if (kvs.size() == 0) return;
-  std::unique_lock<std::shared_mutex> lock(c.cache_mu);
+  std::unique_lock<runtime::ReadMostly> lock(c.cache_mu);
   c.cache.Put(c.myproc, gds::Where::Proc(), PMIX_INTERNAL, kvs.view()).ok();
 }
 
@@ -123,7 +123,7 @@ void KeepOwnContribution(Client& c, std::span<const pmix_info_t> dirs) {
 void Adopt(Client& c, const GroupRequest& req, server::group::Reply& reply) {
   IngestJobRecords(c, reply.jobs);
   {
-    std::unique_lock<std::shared_mutex> lock(c.cache_mu);
+    std::unique_lock<runtime::ReadMostly> lock(c.cache_mu);
     for (const auto& rec : reply.data) {
       if (PMIx_Check_procid(&rec.proc, &c.myproc)) continue;  // ours lives in the cache already
       wire::StoreProcData(c.cache, rec, PMIX_GLOBAL).ok();

@@ -1,7 +1,6 @@
 // kJobUpdate from the server (src/server/server_job_update.h): a newer
 // generation of a namespace's image replaces the cached one.
 #include <mutex>
-#include <shared_mutex>
 #include <string>
 
 #include "src/client/client_state.h"
@@ -27,7 +26,7 @@ void HandleJobUpdate(Client& c, const pmix_bfrops_module_t* codec, ptl::Frame&& 
   // Progress thread: the only writer, so the read needs no lock.
   auto current = c.cache.FindImage(nspace);
   if (current != nullptr && current->meta().generation >= (*image)->meta().generation) return;
-  std::unique_lock<std::shared_mutex> lock(c.cache_mu);
+  std::unique_lock<runtime::ReadMostly> lock(c.cache_mu);
   c.cache.AttachImage(std::move(*image));
   // The previous image goes with the lock held: no reader is inside it, and
   // a reader that sees the new generation finds the old one unmapped.

@@ -38,7 +38,7 @@ Result<std::shared_ptr<wire::Infos>> CopyKv(const char* key, const pmix_value_t&
 void ApplyPut(Client& c, pmix_scope_t scope, wire::Infos& kv) {
   Status stored;
   {
-    std::unique_lock<std::shared_mutex> lock(c.cache_mu);
+    std::unique_lock<runtime::ReadMostly> lock(c.cache_mu);
     stored = c.cache.Put(c.myproc, gds::Where::Proc(), scope, kv.view());
     c.writes_in_flight.fetch_sub(1, std::memory_order_release);
   }
@@ -163,7 +163,7 @@ extern "C" pmix_status_t PMIx_Store_internal(const pmix_proc_t* proc, const pmix
     return client::PostWrite([target, shared](client::Client& c) {
       Status stored;
       {
-        std::unique_lock<std::shared_mutex> lock(c.cache_mu);
+        std::unique_lock<pmix::runtime::ReadMostly> lock(c.cache_mu);
         stored = c.cache.Put(target, pmix::gds::Where::Proc(), PMIX_INTERNAL, shared->view());
         c.writes_in_flight.fetch_sub(1, std::memory_order_release);
       }

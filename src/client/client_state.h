@@ -14,7 +14,6 @@
 #include <functional>
 #include <memory>
 #include <set>
-#include <shared_mutex>
 #include <span>
 #include <string>
 #include <utility>
@@ -28,6 +27,7 @@
 #include "src/groups/group_table.h"
 #include "src/server/server_connect.h"
 #include "src/runtime/progress.h"
+#include "src/runtime/read_mostly.h"
 #include "src/wire/connection.h"
 #include "src/wire/protocol.h"
 
@@ -71,14 +71,16 @@ struct Client {
   wire::RegionCache shared_regions;
 
   // Caller-thread reads (the Get fast path, client_get.cc): the progress
-  // thread takes cache_mu exclusively around every write to the cache;
-  // a reader on another thread takes it shared. Reads on the progress
-  // thread need no lock (nobody else writes). A new generation of a job
+  // thread locks cache_mu around every write to the cache, which waits
+  // for the readers inside; a reader on another thread enters it as a
+  // reader, which never waits: while a write is under way it takes the
+  // slow path instead (runtime/read_mostly.h). Reads on the progress
+  // thread need no guard (nobody else writes). A new generation of a job
   // image (client_job_update.cc) is swapped in the same way: the old image
-  // is released under the exclusive lock, so no reader is inside it when
-  // its memory goes; a reader copies what it found before it unlocks
-  // (values handed out never point into an image).
-  mutable std::shared_mutex cache_mu;
+  // is released under the lock, so no reader is inside it when its memory
+  // goes; a reader copies what it found before it leaves (values handed
+  // out never point into an image).
+  mutable runtime::ReadMostly cache_mu;
   // Puts/stores posted but not yet in the cache: while non-zero a reader
   // on another thread could see an older value, so it takes the slow path.
   std::atomic<int> writes_in_flight{0};
