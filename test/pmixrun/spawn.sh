@@ -17,29 +17,37 @@ case $client in /*) ;; *) client="$(pwd)/$client" ;; esac  # spawned from anothe
 run_opts="--timeout 40"
 
 # --- parents and children together -------------------------------------------
-if run parent 0 -n 2 --tag-output "$client" parent; then
-    for check in spawn-missing spawn-not-executable spawn job-end; do
-        expect_in parent out "[0] PASS parent 0 $check"
-    done
-    expect_in parent out "[1] PASS parent 1 child-ns"
-    for r in 0 1; do
-        for check in connect get-connected fence-both get-across disconnect; do
-            expect_in parent out "[$r] PASS parent $r $check"
+# parents NAME: the parent mode's run and checks (with the job data shared
+# through gds shmem, the default, or sent to each client: PMIX_MCA_gds=hash).
+parents() {
+    if run "$1" 0 -n 2 --tag-output "$client" parent; then
+        for check in spawn-missing spawn-not-executable spawn job-end; do
+            expect_in "$1" out "[0] PASS parent 0 $check"
         done
-    done
-    # The children's lines carry their namespace: "[<nspace>,<rank>] ".
-    child_ns=$(sed -n 's/^\[0\] parent spawned //p' "$work/parent.out")
-    [ -n "$child_ns" ] || fail "parent: no spawned namespace reported"
-    for r in 0 1; do
-        for check in spawned parent-id job-size env wdir parent-job-size connect get-connected \
-            fence-both get-across disconnect; do
-            expect_in parent out "[$child_ns,$r] PASS child $r $check"
+        expect_in "$1" out "[1] PASS parent 1 child-ns"
+        for r in 0 1; do
+            for check in connect get-connected fence-both get-across disconnect; do
+                expect_in "$1" out "[$r] PASS parent $r $check"
+            done
         done
-    done
-    no_fail_lines parent
-    expect_in parent err "spawn for "
-    expect_in parent err "/nonexistent/pmixrun-spawn-missing"
-fi
+        # The children's lines carry their namespace: "[<nspace>,<rank>] ".
+        child_ns=$(sed -n 's/^\[0\] parent spawned //p' "$work/$1.out")
+        [ -n "$child_ns" ] || fail "$1: no spawned namespace reported"
+        for r in 0 1; do
+            for check in spawned parent-id job-size env wdir parent-job-size connect get-connected \
+                fence-both get-across disconnect; do
+                expect_in "$1" out "[$child_ns,$r] PASS child $r $check"
+            done
+        done
+        no_fail_lines "$1"
+        expect_in "$1" err "spawn for "
+        expect_in "$1" err "/nonexistent/pmixrun-spawn-missing"
+    fi
+}
+parents parent
+export PMIX_MCA_gds=hash
+parents parent-hash
+unset PMIX_MCA_gds
 
 # --- a spawned job that fails ---------------------------------------------------
 if run failchild 3 -n 1 "$client" failchild; then
