@@ -19,40 +19,10 @@
  */
 #include "test/host/clients/client_util.h" /* first: it sets _GNU_SOURCE */
 
-#include <dirent.h>
 #include <sys/stat.h>
 
-static const char kMemfdTag[] = "memfd:pmix-gds-shmem";
-
 /* Mappings of gds/shmem regions in this process. */
-static int RegionMappings(void) {
-    FILE *f = fopen("/proc/self/maps", "r");
-    CHECK(f != NULL, "cannot read /proc/self/maps");
-    char line[4096];
-    int n = 0;
-    while (fgets(line, sizeof line, f)) n += strstr(line, kMemfdTag) != NULL;
-    fclose(f);
-    return n;
-}
-
-/* Open descriptors of memory files (there must be none: the mapping
- * keeps the memory). */
-static int MemfdDescriptors(void) {
-    DIR *d = opendir("/proc/self/fd");
-    CHECK(d != NULL, "cannot list /proc/self/fd");
-    struct dirent *e;
-    int n = 0;
-    while ((e = readdir(d)) != NULL) {
-        char path[300], target[512];
-        snprintf(path, sizeof path, "/proc/self/fd/%s", e->d_name);
-        ssize_t len = readlink(path, target, sizeof target - 1);
-        if (len <= 0) continue;
-        target[len] = '\0';
-        n += strncmp(target, "/memfd:", 7) == 0;
-    }
-    closedir(d);
-    return n;
-}
+static int RegionMappings(void) { return MemfdMapsNamed(PMIXX_MEMFD_REGION); }
 
 /* No name in the file system: nothing in /dev/shm mentions the namespace
  * and the server's tmpdir has no regular file (sockets and dirs only). */
@@ -129,7 +99,7 @@ int main(int argc, char **argv) {
     int mapped = RegionMappings();
     CHECK(shared ? mapped == 1 : mapped == 0, "%d region mappings after init (%s mode)", mapped,
           argv[1]);
-    CHECK(MemfdDescriptors() == 0, "%d memfd descriptors kept", MemfdDescriptors());
+    CHECK(MemfdFdsNamed("") == 0, "%d memfd descriptors kept", MemfdFdsNamed(""));
     CheckNoNames();
     uint32_t size = GetU32(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
     const char *dir = getenv("PMIXX_IMAGE_DUMP");
@@ -147,7 +117,7 @@ int main(int argc, char **argv) {
         PMIX_VALUE_RELEASE(v);
         mapped = RegionMappings();
         CHECK(shared ? mapped == 2 : mapped == 0, "%d region mappings after a foreign get", mapped);
-        CHECK(MemfdDescriptors() == 0, "memfd descriptors kept after a foreign get");
+        CHECK(MemfdFdsNamed("") == 0, "memfd descriptors kept after a foreign get");
     }
     const char *update = getenv("PMIXX_IMAGE_UPDATE");
     if (update != NULL && *update == '1') {
@@ -168,12 +138,12 @@ int main(int argc, char **argv) {
         CHECK(GetU32(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE) == size, "job size after the update");
         mapped = RegionMappings();
         CHECK(shared ? mapped == 1 : mapped == 0, "%d region mappings after the update", mapped);
-        CHECK(MemfdDescriptors() == 0, "memfd descriptors kept after the update");
+        CHECK(MemfdFdsNamed("") == 0, "memfd descriptors kept after the update");
     }
     Note("image %s ok (%d mappings)", argv[1], mapped);
     ClientFinalize();
     /* Finalized: no region of the job data is mapped or held any more. */
     CHECK(RegionMappings() == 0, "%d region mappings after PMIx_Finalize", RegionMappings());
-    CHECK(MemfdDescriptors() == 0, "memfd descriptors kept after PMIx_Finalize");
+    CHECK(MemfdFdsNamed("") == 0, "memfd descriptors kept after PMIx_Finalize");
     return 0;
 }

@@ -8,6 +8,7 @@
 #define PMIXX_TEST_HOST_CLIENT_UTIL_H
 
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -145,6 +146,49 @@ static inline void NbWaitFor(NbWait *w, pmix_status_t want, const char *what) {
     while (!FLAG_GET(w->done) && NowSec() - t0 < 30.0) nanosleep(&tick, NULL);
     CHECK(FLAG_GET(w->done), "%s: callback not called within 30 s", what);
     CHECK_RC(w->status, want, what);
+}
+
+/* The memory files pmixx makes (memfd_create names): gds/shmem regions
+ * (job-data images, fence chunks) and doorbell pages (also
+ * "pmixx-doorbell-release"). /proc shows them as "/memfd:<name> (deleted)". */
+#define PMIXX_MEMFD_REGION "pmix-gds-shmem"
+#define PMIXX_MEMFD_DOORBELL "pmixx-doorbell"
+
+/* Whether `path` names a memory file whose name begins with `name`. */
+static inline int IsMemfdNamed(const char *path, const char *name) {
+    return strncmp(path, "/memfd:", 7) == 0 && strncmp(path + 7, name, strlen(name)) == 0;
+}
+
+/* Lines of /proc/self/maps that map a memory file named `name`... */
+static inline int MemfdMapsNamed(const char *name) {
+    FILE *f = fopen("/proc/self/maps", "r");
+    CHECK(f != NULL, "cannot read /proc/self/maps");
+    char line[4096];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        const char *path = strstr(line, " /memfd:");
+        n += path != NULL && IsMemfdNamed(path + 1, name);
+    }
+    fclose(f);
+    return n;
+}
+
+/* ... and descriptors this process holds of one ("": of any memory file). */
+static inline int MemfdFdsNamed(const char *name) {
+    DIR *d = opendir("/proc/self/fd");
+    CHECK(d != NULL, "cannot list /proc/self/fd");
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(d)) != NULL) {
+        char path[300], target[512];
+        snprintf(path, sizeof path, "/proc/self/fd/%s", e->d_name);
+        ssize_t len = readlink(path, target, sizeof target - 1);
+        if (len <= 0) continue;
+        target[len] = '\0';
+        n += IsMemfdNamed(target, name);
+    }
+    closedir(d);
+    return n;
 }
 
 /* A collective over a set of procs with the signature of PMIx_Fence and
