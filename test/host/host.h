@@ -42,6 +42,8 @@ typedef struct {
     int owned_extra;       /* --owned-extra: <nspace>-x's procs registered as clients of the host's uid */
     int client_uid;        /* --client-uid: -1, or the uid clients are registered and run as (root only) */
     int update_job;        /* --update-job: register_resources once every client connected */
+    int reregister_job;    /* --reregister-job: the job registered again once all connected */
+    const char *late_nspace; /* --late-nspace NAME: registered once every client asked for it */
     const char *without_upcalls; /* --without-upcalls: optional upcalls left NULL (allocate,monitor) */
     int tool_support;      /* --tool-support: tools may connect (tool + session rendezvous files) */
     int system_support;    /* --system-support: also the system rendezvous file */
@@ -94,6 +96,7 @@ typedef struct {
     int groups;             /* group upcalls ... */
     int group_failures;     /* ... reporting a PMIX_LOCAL_COLLECTIVE_STATUS error */
     int group_dirs;         /* most members' own directives seen in one group upcall */
+    int late_asks;          /* direct_modex upcalls about a process of --late-nspace */
 } HostState;
 
 extern HostOptions host_opts;
@@ -144,6 +147,19 @@ int HostRegisterExtraJob(void);
  * job data for connected clients). 0 on success. */
 int HostUpdateJob(void);
 void HostDeregisterExtraJob(void);
+/* --reregister-job: waits until every local client connected, then
+ * registers the namespace again, as first but for two changed job-level
+ * values: test.job.str = "job-level-string-2" and PMIX_UNIV_SIZE = the
+ * job's size + HOST_REREGISTER_EXTRA_UNIV. 0 on success. */
+#define HOST_REREGISTER_EXTRA_UNIV 4
+int HostReregisterJob(void);
+/* --late-nspace NAME: waits until every local client connected and there
+ * were as many direct_modex upcalls about NAME as clients (they looked for
+ * it while it did not exist; the upcall does not say who asked, so each
+ * client asks once until all did), then registers NAME (2 procs, none on
+ * this node; test.late.str = "late-job-string"). 0 on success. */
+int HostRegisterLateJob(void);
+void HostDeregisterLateJob(void);
 
 /* The second node (host_peer.c). HostPeerStart forks the peer host (same
  * binary, --peer-fd) and starts the reader thread; the module functions

@@ -118,8 +118,11 @@ static char *LocalPeers(void) {
 }
 
 #define kJobKeys 15
-int HostRegisterJob(void) {
+/* The job's registration; `again`: the --reregister-job one, whose
+ * universe size and test.job.str differ from the first. */
+static int RegisterJob(int again) {
     uint32_t total = (uint32_t)TotalProcs(), local = (uint32_t)host_opts.nprocs;
+    uint32_t univ = again ? total + HOST_REREGISTER_EXTRA_UNIV : total;
     uint32_t nnodes = host_opts.remote_procs > 0 ? 2 : 1;
     pmix_rank_t ldr = (pmix_rank_t)host_opts.rank_offset;
     int32_t test_int = -17;
@@ -131,7 +134,7 @@ int HostRegisterJob(void) {
     PMIX_INFO_CREATE(info, ninfo);
     size_t n = 0;
     PMIX_INFO_LOAD(&info[n++], PMIX_JOBID, host_opts.nspace, PMIX_STRING);
-    PMIX_INFO_LOAD(&info[n++], PMIX_UNIV_SIZE, &total, PMIX_UINT32);
+    PMIX_INFO_LOAD(&info[n++], PMIX_UNIV_SIZE, &univ, PMIX_UINT32);
     PMIX_INFO_LOAD(&info[n++], PMIX_JOB_SIZE, &total, PMIX_UINT32);
     PMIX_INFO_LOAD(&info[n++], PMIX_MAX_PROCS, &total, PMIX_UINT32);
     PMIX_INFO_LOAD(&info[n++], PMIX_NUM_NODES, &nnodes, PMIX_UINT32);
@@ -140,7 +143,8 @@ int HostRegisterJob(void) {
     PMIX_INFO_LOAD(&info[n++], PMIX_LOCAL_SIZE, &local, PMIX_UINT32);
     PMIX_INFO_LOAD(&info[n++], PMIX_LOCAL_PEERS, peers, PMIX_STRING);
     PMIX_INFO_LOAD(&info[n++], PMIX_LOCALLDR, &ldr, PMIX_PROC_RANK);
-    PMIX_INFO_LOAD(&info[n++], "test.job.str", "job-level-string", PMIX_STRING);
+    PMIX_INFO_LOAD(&info[n++], "test.job.str", again ? "job-level-string-2" : "job-level-string",
+                   PMIX_STRING);
     PMIX_INFO_LOAD(&info[n++], "test.job.int", &test_int, PMIX_INT32);
     PMIX_INFO_LOAD(&info[n++], "test.job.u64", &test_u64, PMIX_UINT64);
     for (uint32_t r = 0; r < total; ++r) LoadProcData(&info[n++], r);
@@ -153,11 +157,14 @@ int HostRegisterJob(void) {
     rc = Complete(rc, &w, "PMIx_server_register_nspace");
     PMIX_INFO_FREE(info, ninfo);
     if (rc != PMIX_SUCCESS) {
-        HostLog("PMIx_server_register_nspace(%s): %s", host_opts.nspace, PMIx_Error_string(rc));
+        HostLog("PMIx_server_register_nspace(%s%s): %s", host_opts.nspace, again ? ", again" : "",
+                PMIx_Error_string(rc));
         return -1;
     }
     return 0;
 }
+
+int HostRegisterJob(void) { return RegisterJob(0); }
 
 static char **CopyEnviron(void) {
     size_t n = 0;
@@ -235,17 +242,21 @@ static int LaunchOne(int idx) {
     return 0;
 }
 
-/* Waits (at most the run's timeout) until every client has connected. */
-static void WaitAllConnected(void) {
+/* Waits (at most the run's timeout) until an upcall counter of
+ * host_state reaches `want`. */
+static void WaitCount(const int *count, int want) {
     const struct timespec tick = {0, 10000000L};
     for (int i = 0; i < host_opts.timeout_sec * 100; ++i) {
         pthread_mutex_lock(&host_state.lock);
-        int connected = host_state.connected;
+        int now = *count;
         pthread_mutex_unlock(&host_state.lock);
-        if (connected >= host_opts.nprocs) return;
+        if (now >= want) return;
         nanosleep(&tick, NULL);
     }
 }
+
+/* Waits (at most the run's timeout) until every client has connected. */
+static void WaitAllConnected(void) { WaitCount(&host_state.connected, host_opts.nprocs); }
 
 /* --impostor-rank R: once the clients are connected, the client program
  * runs a second time as rank R (the same environment) under uid/gid 65534:
@@ -428,28 +439,41 @@ static void ExtraNspace(char *out, size_t len) {
     snprintf(out, len, "%.200s-x", host_opts.nspace);
 }
 
-int HostRegisterExtraJob(void) {
-    char name[PMIX_MAX_NSLEN + 1];
-    ExtraNspace(name, sizeof name);
+/* A job of 2 procs, none on this node, whose job info is `key` = `value`;
+ * with `owned` its procs are registered as clients of the host's uid
+ * (never started). */
+static int RegisterOtherJob(const char *name, const char *key, const char *value, int owned) {
     uint32_t size = 2;
     pmix_info_t info[3];
     PMIX_INFO_LOAD(&info[0], PMIX_JOBID, name, PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], PMIX_JOB_SIZE, &size, PMIX_UINT32);
-    PMIX_INFO_LOAD(&info[2], "test.extra.str", "extra-job-string", PMIX_STRING);
+    PMIX_INFO_LOAD(&info[2], key, value, PMIX_STRING);
     OpWait w = {0, PMIX_SUCCESS};
     pmix_status_t rc = PMIx_server_register_nspace(name, 0, info, 3, OpDone, &w);
-    rc = Complete(rc, &w, "PMIx_server_register_nspace(extra)");
+    rc = Complete(rc, &w, "PMIx_server_register_nspace(other job)");
     for (int i = 0; i < 3; ++i) PMIX_INFO_DESTRUCT(&info[i]);
-    /* --owned-extra: its procs are the host's user's (registered, never run). */
-    for (pmix_rank_t r = 0; host_opts.owned_extra && rc == PMIX_SUCCESS && r < size; ++r) {
+    for (pmix_rank_t r = 0; owned && rc == PMIX_SUCCESS && r < size; ++r) {
         pmix_proc_t proc;
         PMIX_LOAD_PROCID(&proc, name, r);
         OpWait each = {0, PMIX_SUCCESS};
         rc = PMIx_server_register_client(&proc, getuid(), getgid(), NULL, OpDone, &each);
-        rc = Complete(rc, &each, "PMIx_server_register_client(extra)");
+        rc = Complete(rc, &each, "PMIx_server_register_client(other job)");
     }
     if (rc != PMIX_SUCCESS) HostLog("registering %s: %s", name, PMIx_Error_string(rc));
     return rc == PMIX_SUCCESS ? 0 : -1;
+}
+
+static void DeregisterOtherJob(const char *name) {
+    OpWait w = {0, PMIX_SUCCESS};
+    PMIx_server_deregister_nspace(name, OpDone, &w);
+    if (HostWaitFlag(&w.done, 5000) != 0) HostLog("deregistering %s: no callback within 5 s", name);
+}
+
+int HostRegisterExtraJob(void) {
+    char name[PMIX_MAX_NSLEN + 1];
+    ExtraNspace(name, sizeof name);
+    /* --owned-extra: its procs are the host's user's (registered, never run). */
+    return RegisterOtherJob(name, "test.extra.str", "extra-job-string", host_opts.owned_extra);
 }
 
 int HostUpdateJob(void) {
@@ -467,7 +491,18 @@ int HostUpdateJob(void) {
 void HostDeregisterExtraJob(void) {
     char name[PMIX_MAX_NSLEN + 1];
     ExtraNspace(name, sizeof name);
-    OpWait w = {0, PMIX_SUCCESS};
-    PMIx_server_deregister_nspace(name, OpDone, &w);
-    if (HostWaitFlag(&w.done, 5000) != 0) HostLog("deregistering %s: no callback within 5 s", name);
+    DeregisterOtherJob(name);
 }
+
+int HostReregisterJob(void) {
+    WaitAllConnected();
+    return RegisterJob(1);
+}
+
+int HostRegisterLateJob(void) {
+    WaitAllConnected();
+    WaitCount(&host_state.late_asks, host_opts.nprocs);
+    return RegisterOtherJob(host_opts.late_nspace, "test.late.str", "late-job-string", 0);
+}
+
+void HostDeregisterLateJob(void) { DeregisterOtherJob(host_opts.late_nspace); }

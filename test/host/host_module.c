@@ -116,8 +116,11 @@ static pmix_status_t FenceNb(const pmix_proc_t procs[], size_t nprocs, const pmi
 static pmix_status_t DirectModex(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
                                  pmix_modex_cbfunc_t cbfunc, void *cbdata) {
     (void)info, (void)ninfo;
+    int late = host_opts.late_nspace != NULL &&
+               strncmp(proc->nspace, host_opts.late_nspace, PMIX_MAX_NSLEN) == 0;
     pthread_mutex_lock(&host_state.lock);
     host_state.dmodex++;
+    host_state.late_asks += late;
     pthread_mutex_unlock(&host_state.lock);
     HostVerbose("direct_modex for %s:%u", proc->nspace, proc->rank);
     if (HostPeerActive() && HostNodeOfRank(proc->rank) != host_opts.node_id)

@@ -60,6 +60,12 @@ static const char kUsage[] =
     "                       (a 'resources' line)\n"
     "  --update-job         once all clients connected, register the resource\n"
     "                       test.job.update=generation-2 (clients see it)\n"
+    "  --reregister-job     once all clients connected, register the namespace again\n"
+    "                       with test.job.str=job-level-string-2 and a universe size\n"
+    "                       of the job's + 4 (clients see them)\n"
+    "  --late-nspace NAME   once all clients connected and asked for NAME's data (which\n"
+    "                       the host does not have), register NAME (2 procs, none\n"
+    "                       here, test.late.str=late-job-string)\n"
     "  -v                   verbose\n"
     "Client exit codes: 0 ok, 2 PMIx_Init failed, anything else a failure.\n";
 
@@ -177,6 +183,10 @@ static int ParseOptions(int argc, char **argv) {
             host_opts.report_uri = argv[++i];
         } else if (strcmp(a, "--update-job") == 0) {
             host_opts.update_job = 1;
+        } else if (strcmp(a, "--reregister-job") == 0) {
+            host_opts.reregister_job = 1;
+        } else if (strcmp(a, "--late-nspace") == 0 && i + 1 < argc) {
+            host_opts.late_nspace = argv[++i];
         } else if (strcmp(a, "--without-upcalls") == 0 && i + 1 < argc) {
             host_opts.without_upcalls = argv[++i];
         } else if (strcmp(a, "--resources") == 0) {
@@ -457,7 +467,9 @@ static int RunHost(void) {
         HostKillAll();
         HostKillTool();
         bad = 1;
-    } else if (host_opts.update_job && HostUpdateJob() != 0) {
+    } else if ((host_opts.update_job && HostUpdateJob() != 0) ||
+               (host_opts.reregister_job && HostReregisterJob() != 0) ||
+               (host_opts.late_nspace && HostRegisterLateJob() != 0)) {
         bad = 1;
     }
     bad += HostWaitClients();
@@ -474,6 +486,7 @@ static int RunHost(void) {
     HostPeerStopReader();
     if (HostDeregisterJob() != 0) ++bad;
     if (host_opts.extra_nspace) HostDeregisterExtraJob();
+    if (host_opts.late_nspace) HostDeregisterLateJob();
     if (host_opts.resources) ReportResources(&before);
     bad += CheckUpcalls();
     /* The verdict is printed before PMIx_server_finalize, so a crash there

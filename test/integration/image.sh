@@ -7,7 +7,10 @@
 # inline; all four answer
 # every job-level and derived key the same (dumps compared), also for a
 # second node's ranks; another namespace's image comes in a get reply;
-# a new generation after the clients connected reaches them (all four ways).
+# a new generation after the clients connected reaches them (all four
+# ways), whether it comes from register_resources or from the host
+# registering the namespace again; and a namespace registered only after
+# they connected (and asked for it) can be read by them.
 . "$(dirname "$0")/common.sh"
 ours_only "gds/shmem and the image transfer are pmixx's"
 mkdir -p "$work/shared" "$work/hash" "$work/tcp" "$work/clienthash"
@@ -46,4 +49,19 @@ PMIX_MCA_gds=hash PMIXX_IMAGE_UPDATE=1 run_host image-update-hash -n 2 --update-
     --timeout 60 -- "$clients/client_image" inline
 PMIXX_IMAGE_UPDATE=1 run_host image-update-client-hash -n 2 --update-job --timeout 60 -- \
     env PMIX_MCA_gds=hash "$clients/client_image" inline
+# The host registers the job again, two values changed, once the clients
+# connected: they see the new values without asking. Then it registers a
+# new namespace, once each of them asked for its data in vain: now they
+# read it (its image in a get reply).
+late="late-$$"
+export PMIXX_IMAGE_REREGISTER=1 PMIXX_IMAGE_LATE="$late"
+run_host image-reregister -n 4 --reregister-job --late-nspace "$late" --timeout 60 -- \
+    "$clients/client_image" shared
+run_host image-reregister-tcp -n 2 --tcp --reregister-job --late-nspace "$late" --timeout 60 -- \
+    "$clients/client_image" inline
+PMIX_MCA_gds=hash run_host image-reregister-hash -n 2 --reregister-job --late-nspace "$late" \
+    --timeout 60 -- "$clients/client_image" inline
+run_host image-reregister-client-hash -n 2 --reregister-job --late-nspace "$late" --timeout 60 -- \
+    env PMIX_MCA_gds=hash "$clients/client_image" inline
+unset PMIXX_IMAGE_REREGISTER PMIXX_IMAGE_LATE
 finish

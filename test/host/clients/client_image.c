@@ -15,7 +15,14 @@
  * host's --extra-nspace), which comes in a get reply (a second mapping
  * in shared mode). With PMIXX_IMAGE_UPDATE=1 it waits for the host's
  * --update-job resource to appear (a new image generation pushed to it;
- * the old one unmapped). After PMIx_Finalize nothing is mapped any more.
+ * the old one unmapped). With PMIXX_IMAGE_REREGISTER=1 it waits for the
+ * values of the host's --reregister-job to replace the first ones (the
+ * same way, without asking: no PMIX_GET_REFRESH_CACHE), the others kept.
+ * With PMIXX_IMAGE_LATE=NAME it asks for the job data of NAME, which
+ * fails, joins a fence, and then waits for it: the host's --late-nspace
+ * registers NAME once every client asked (one more mapping in shared
+ * mode). After
+ * PMIx_Finalize nothing is mapped any more.
  */
 #include "test/host/clients/client_util.h" /* first: it sets _GNU_SOURCE */
 
@@ -64,6 +71,38 @@ static void Dump(FILE *out, const char *nspace, pmix_rank_t rank, const char *ke
     PMIX_VALUE_RELEASE(v);
 }
 
+/* Polls until `key` of {nspace, PMIX_RANK_WILDCARD} is the string `want`:
+ * what the host registers once everyone connected reaches the client
+ * without its asking for it again (bounded: 20 s). */
+static void AwaitJobString(const char *nspace, const char *key, const char *want) {
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, nspace, PMIX_RANK_WILDCARD);
+    const struct timespec tick = {0, 10000000L};
+    pmix_status_t rc = PMIX_ERR_NOT_FOUND;
+    char seen[128] = "nothing", first[160] = "";
+    for (int i = 0; i < 2000; ++i) {
+        pmix_value_t *v = NULL;
+        rc = PMIx_Get(&job, key, NULL, 0, &v);
+        const char *str = rc == PMIX_SUCCESS && v->type == PMIX_STRING ? v->data.string : NULL;
+        int done = str != NULL && strcmp(str, want) == 0;
+        if (rc == PMIX_SUCCESS) snprintf(seen, sizeof seen, "%s", str ? str : "(not a string)");
+        if (v != NULL) PMIX_VALUE_RELEASE(v);
+        if (i == 0) snprintf(first, sizeof first, "%s %s", PMIx_Error_string(rc), seen);
+        if (done) {
+            Note("%s of %s: \"%s\" at Get %d (the first: %s)", key, nspace, want, i + 1, first);
+            return;
+        }
+        nanosleep(&tick, NULL);
+    }
+    Fail("%s of %s: %s (last value: %s) after 20 s, want \"%s\"", key, nspace,
+         PMIx_Error_string(rc), seen, want);
+}
+
+static int EnvSet(const char *name) {
+    const char *v = getenv(name);
+    return v != NULL && *v == '1';
+}
+
 static const char *kJobKeys[] = {PMIX_JOB_SIZE, PMIX_UNIV_SIZE, PMIX_LOCAL_SIZE, PMIX_LOCAL_PEERS,
                                  PMIX_JOBID, PMIX_NUM_NODES, PMIX_NODE_LIST, "test.job.str",
                                  "test.job.int", "test.job.u64", PMIX_JOB_NUM_APPS, NULL};
@@ -104,8 +143,7 @@ int main(int argc, char **argv) {
     uint32_t size = GetU32(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
     const char *dir = getenv("PMIXX_IMAGE_DUMP");
     if (dir != NULL && *dir) DumpAll(dir, size);
-    const char *foreign = getenv("PMIXX_IMAGE_FOREIGN");
-    if (foreign != NULL && *foreign == '1') {
+    if (EnvSet("PMIXX_IMAGE_FOREIGN")) {
         char other[PMIX_MAX_NSLEN + 1];
         snprintf(other, sizeof other, "%.200s-x", client_me.nspace);
         pmix_proc_t p;
@@ -119,26 +157,60 @@ int main(int argc, char **argv) {
         CHECK(shared ? mapped == 2 : mapped == 0, "%d region mappings after a foreign get", mapped);
         CHECK(MemfdFdsNamed("") == 0, "memfd descriptors kept after a foreign get");
     }
-    const char *update = getenv("PMIXX_IMAGE_UPDATE");
-    if (update != NULL && *update == '1') {
+    if (EnvSet("PMIXX_IMAGE_UPDATE")) {
         /* The host registers a resource once everyone connected: it comes
-         * as a new image, without asking (bounded: 20 s). */
-        pmix_proc_t job = ProcOf(PMIX_RANK_WILDCARD);
-        pmix_value_t *v = NULL;
-        const struct timespec tick = {0, 10000000L};
-        pmix_status_t rc = PMIX_ERR_NOT_FOUND;
-        for (int i = 0; i < 2000 && rc != PMIX_SUCCESS; ++i) {
-            rc = PMIx_Get(&job, "test.job.update", NULL, 0, &v);
-            if (rc != PMIX_SUCCESS) nanosleep(&tick, NULL);
-        }
-        CHECK_RC(rc, PMIX_SUCCESS, "Get(test.job.update) after the update");
-        CHECK(v->type == PMIX_STRING && strcmp(v->data.string, "generation-2") == 0,
-              "test.job.update");
-        PMIX_VALUE_RELEASE(v);
+         * as a new image, without asking. */
+        AwaitJobString(client_me.nspace, "test.job.update", "generation-2");
         CHECK(GetU32(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE) == size, "job size after the update");
         mapped = RegionMappings();
         CHECK(shared ? mapped == 1 : mapped == 0, "%d region mappings after the update", mapped);
         CHECK(MemfdFdsNamed("") == 0, "memfd descriptors kept after the update");
+    }
+    if (EnvSet("PMIXX_IMAGE_REREGISTER")) {
+        /* The host registers the job again once everyone connected, two
+         * values changed: both come in one new image, the others stay. */
+        uint32_t node = GetU32(client_me.rank, PMIX_NODEID);
+        AwaitJobString(client_me.nspace, "test.job.str", "job-level-string-2");
+        /* 4: the host's HOST_REREGISTER_EXTRA_UNIV */
+        uint32_t univ = GetU32(PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE);
+        CHECK(univ == size + 4, "universe size %u after the re-registration, want %u", univ,
+              size + 4);
+        CHECK(GetU32(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE) == size,
+              "job size after the re-registration");
+        pmix_value_t *v = GetTyped(PMIX_RANK_WILDCARD, "test.job.int", PMIX_INT32, NULL, 0);
+        CHECK(v->data.int32 == -17, "test.job.int after the re-registration: %d", v->data.int32);
+        PMIX_VALUE_RELEASE(v);
+        CHECK(GetU32(client_me.rank, PMIX_NODEID) == node, "own node id after the re-registration");
+        mapped = RegionMappings();
+        CHECK(shared ? mapped == 1 : mapped == 0, "%d region mappings after the re-registration",
+              mapped);
+        CHECK(MemfdFdsNamed("") == 0, "memfd descriptors kept after the re-registration");
+    }
+    const char *late = getenv("PMIXX_IMAGE_LATE");
+    if (late != NULL && *late) {
+        /* A namespace the host registers only once every client asked for
+         * it in vain: afterwards the same Get finds it (nothing remembered
+         * its absence), its image in a get reply like any other's. */
+        pmix_proc_t p;
+        PMIX_LOAD_PROCID(&p, late, PMIX_RANK_WILDCARD);
+        pmix_value_t *v = NULL;
+        pmix_status_t rc = PMIx_Get(&p, "test.late.str", NULL, 0, &v);
+        CHECK(rc != PMIX_SUCCESS, "Get of %s before the host registered it succeeded", late);
+        Note("Get of %s before it was registered: %s", late, PMIx_Error_string(rc));
+        /* The host counts the asks, not who asked: nobody asks again
+         * before every client asked once. */
+        CHECK_RC(PMIx_Fence(NULL, 0, NULL, 0), PMIX_SUCCESS, "Fence after asking for the late job");
+        AwaitJobString(late, "test.late.str", "late-job-string");
+        v = NULL;
+        CHECK_RC(PMIx_Get(&p, PMIX_JOB_SIZE, NULL, 0, &v), PMIX_SUCCESS,
+                 "Get(job size) of the late job");
+        CHECK(v->type == PMIX_UINT32 && v->data.uint32 == 2, "job size of the late job");
+        PMIX_VALUE_RELEASE(v);
+        int now = RegionMappings();
+        CHECK(shared ? now == mapped + 1 : now == 0,
+              "%d region mappings after reading the late job (%d before)", now, mapped);
+        mapped = now;
+        CHECK(MemfdFdsNamed("") == 0, "memfd descriptors kept after reading the late job");
     }
     Note("image %s ok (%d mappings)", argv[1], mapped);
     ClientFinalize();
