@@ -9,4 +9,4 @@ test_openmpi_pmix_jobinfo_LDADD = src/libpmix.la
 test_openmpi_pmix_jobinfo_LDFLAGS = -no-install
 TESTS += test/openmpi/run_openmpi.sh
 EXTRA_DIST += test/openmpi/run_openmpi.sh test/openmpi/mpi_checks.c test/openmpi/fake_rsh.sh \
-	test/tools/openmpi.sh
+	test/tools/openmpi.sh test/tools/jobdata_diff.sh

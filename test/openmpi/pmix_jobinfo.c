@@ -1,13 +1,18 @@
 /*
  * A PMIx-only client (no MPI) that Debian's mpirun launches: it checks the
  * job info our server gives it against what ORTE tells the process in its
- * environment (OMPI_COMM_WORLD_*), all ranks on one node, and exchanges a
- * key with its neighbour through Put/Commit/Fence/Get.
+ * environment (OMPI_COMM_WORLD_*), and exchanges a key with its neighbour
+ * through Put/Commit/Fence/Get.
  *
  * The library's PMIx_Get_version() must start with $JOBINFO_VERSION_PREFIX
  * ("pmixx" when unset; run_openmpi.sh also runs it on Debian's OpenPMIx).
- * Prints "jobinfo <rank> of <size> ok version=..." on success, or
- * "jobinfo <rank> FAIL: why" and exits 1. C99, public pmix.h API only.
+ * With JOBINFO_DUMP=DIR it writes DIR/<rank>: every realm's job data as
+ * it reads it (test/common/jobinfo_dump.h), which run_openmpi.sh compares
+ * between a run through gds shmem and one with PMIX_MCA_gds=hash.
+ *
+ * Prints "jobinfo <rank> of <size> ok version=... image=shmem|inline" on
+ * success (how the job-data image came), or "jobinfo <rank> FAIL: why" and
+ * exits 1. C99, public pmix.h API only.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,17 +20,22 @@
 #include <string.h>
 
 #include "pmix.h"
+#include "test/common/jobinfo_dump.h"
 #include "test/common/jobinfo_util.h"
 
-/* PMIX_LOCAL_PEERS on one node: every rank, "0,1,...,size-1". */
-static void CheckLocalPeers(const pmix_proc_t* job, long size) {
+/* PMIX_LOCAL_PEERS: the ranks on this node, which ORTE maps by slot here
+ * (one node, or run_openmpi.sh's two fake nodes of two slots each):
+ * "first,...,first+local_size-1", first = rank - local_rank. */
+static void CheckLocalPeers(const pmix_proc_t* job) {
   pmix_value_t* val = NULL;
   if (PMIx_Get(job, PMIX_LOCAL_PEERS, NULL, 0, &val) != PMIX_SUCCESS || val->type != PMIX_STRING)
     Fail("PMIx_Get failed", PMIX_LOCAL_PEERS);
+  long first = (long)me.rank - EnvNumber("OMPI_COMM_WORLD_LOCAL_RANK");
+  long nlocal = EnvNumber("OMPI_COMM_WORLD_LOCAL_SIZE");
   char want[4096] = "";
-  for (long r = 0; r < size; r++) {
+  for (long r = first; r < first + nlocal; r++) {
     size_t used = strlen(want);
-    snprintf(want + used, sizeof want - used, "%s%ld", r ? "," : "", r);
+    snprintf(want + used, sizeof want - used, "%s%ld", r > first ? "," : "", r);
   }
   if (strcmp(val->data.string, want) != 0) Fail("wrong local peers", val->data.string);
   PMIX_VALUE_RELEASE(val);
@@ -62,9 +72,17 @@ int main(void) {
   Expect(&me, PMIX_LOCAL_RANK, "OMPI_COMM_WORLD_LOCAL_RANK");
   Expect(&me, PMIX_NODE_RANK, "OMPI_COMM_WORLD_NODE_RANK");
   long size = EnvNumber("OMPI_COMM_WORLD_SIZE");
-  CheckLocalPeers(&job, size);
+  CheckLocalPeers(&job);
+  const char* medium = JobDataImageMedium();
+  const char* dump = getenv("JOBINFO_DUMP");
+  if (dump != NULL && *dump) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%u", dump, (unsigned)me.rank);
+    if (JobDataDump(path, me.nspace, NULL) != 0) Fail("cannot write the dump", path);
+  }
   Exchange(size);
   if (PMIx_Finalize(NULL, 0) != PMIX_SUCCESS) Fail("PMIx_Finalize failed", NULL);
-  printf("jobinfo %u of %ld ok version=\"%s\"\n", (unsigned)me.rank, size, version);
+  printf("jobinfo %u of %ld ok version=\"%s\" image=%s\n", (unsigned)me.rank, size, version,
+         medium);
   return 0;
 }

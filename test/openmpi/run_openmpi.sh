@@ -9,7 +9,13 @@
 #      -np 1, 2, 4, 8, and "lib": every rank and mpirun map our libpmix and
 #      PMIx_Get_version() says "pmixx".
 #   2. pmix_jobinfo (a PMIx-only client, built by make check or here):
-#      job info against ORTE's OMPI_COMM_WORLD_* and a put/fence/get.
+#      job info against ORTE's OMPI_COMM_WORLD_* and a put/fence/get. At
+#      -np 4 (and on the two fake nodes of 4.) it runs twice, each rank
+#      dumping every realm of the job data it reads (session, job, app,
+#      node, every rank's, derived keys): through gds shmem (the default;
+#      each rank must have the image mapped from mpirun's memfd) and with
+#      -x PMIX_MCA_gds=hash (the same bytes sent inline); every rank's two
+#      dumps must be identical (test/tools/jobdata_diff.sh).
 #   3. The mixes that cannot work (stock server + our clients, our server +
 #      stock clients: the wire protocols differ) must fail, not hang.
 #   4. Two fake nodes (fake_rsh.sh: one orted per node, both PMIx servers
@@ -133,11 +139,44 @@ for np in 1 2 4 8; do
 done
 
 # --- 2. a PMIx-only client under mpirun ----------------------------------------
-for np in 1 2 4 8; do
+# same_through_hash NAME N CMD...: runs CMD pmix_jobinfo (CMD ends with
+# mpirun and its options; N ranks) twice, every rank dumping the job data
+# it reads (JOBINFO_DUMP): as it comes by default, through gds shmem (each
+# rank says "image=shmem": it has the image's memfd mapped), and with
+# PMIX_MCA_gds=hash in the ranks' environment only ("image=inline": mpirun
+# sends the bytes). Every rank's two dumps must be the same but for what
+# ORTE makes anew per run (job id, its own namespace and URI).
+PER_RUN_KEYS=(pmix.jobid pmix.srv.nspace pmix.srvr.uri)
+same_through_hash() {
+    local name=$1 n=$2 tag=${1// /_} mode medium dir out dumps=() gds=()
+    shift 2
+    for mode in shmem hash; do
+        out=$WORK/jobinfo.$tag.$mode.out
+        dir=$WORK/dump.$tag.$mode
+        dumps+=("$dir")
+        mkdir -p "$dir"
+        medium=shmem
+        if [ $mode = hash ]; then gds=(-x PMIX_MCA_gds=hash); medium=inline; fi
+        run "$out" "$@" -x "JOBINFO_DUMP=$dir" "${gds[@]}" "$JOBINFO"
+        if check_ranks "$out" jobinfo "$n" " .* image=$medium$"; then
+            pass "$name pmix_jobinfo, gds $mode (image=$medium in every rank)"
+        else
+            fail "$name pmix_jobinfo, gds $mode (exit $RC; every rank must say image=$medium)" "$out"
+            return
+        fi
+    done
+    if bash "$top_srcdir/test/tools/jobdata_diff.sh" "${dumps[@]}" "$n" "${PER_RUN_KEYS[@]}" >"$WORK/diff.$tag" 2>&1; then
+        pass "$name: every rank reads the same job data through gds shmem and hash ($(grep -c . "${dumps[0]}/0") lines per dump)"
+    else
+        fail "$name: ranks read different job data through gds shmem and hash" "$WORK/diff.$tag"
+    fi
+}
+for np in 1 2 8; do
     out=$WORK/jobinfo.$np.out
     run "$out" "${OURS[@]}" "${MPIRUN[@]}" -np "$np" "$JOBINFO"
     if check_ranks "$out" jobinfo "$np"; then pass "mpirun -np $np pmix_jobinfo"; else fail "mpirun -np $np pmix_jobinfo (exit $RC)" "$out"; fi
 done
+same_through_hash "mpirun -np 4" 4 "${OURS[@]}" "${MPIRUN[@]}" -np 4
 
 # --- 3. mixes that must fail cleanly -------------------------------------------
 # mix_check NAME OUT: a non-zero exit before the timeout, and no rank ran.
@@ -181,6 +220,10 @@ for mode in fence dmodex; do
         if check_ranks "$out" "$c" 4 "$pattern"; then pass "2 nodes ($mode) -np 4 $c"; else fail "2 nodes ($mode) -np 4 $c (exit $RC)" "$out"; fi
     done
 done
+# Every rank reads its own node's and the other node's data the same
+# through gds shmem and hash (the orted of each node being its server).
+same_through_hash "2 nodes -np 4" 4 env -u OMPI_MCA_orte_tmpdir_base TMPDIR="$WORK/nodes/hnp" \
+    FAKE_RSH_TMPDIR="$WORK/nodes" OMPI_MCA_btl=self,tcp "${OURS[@]}" "${MPIRUN[@]}" "${NODES[@]}"
 
 # --- 5. direct launch: pmixrun starts the ranks --------------------------------
 # Open MPI 4.1 takes a PMIx launcher other than Slurm/Flux/JSM for "no

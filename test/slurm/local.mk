@@ -9,4 +9,4 @@ test_slurm_slurm_jobinfo_CFLAGS = $(AM_CFLAGS) -pedantic
 test_slurm_slurm_jobinfo_LDADD = src/libpmix.la
 test_slurm_slurm_jobinfo_LDFLAGS = -no-install
 TESTS += test/slurm/run_slurm.sh
-EXTRA_DIST += test/common/jobinfo_util.h test/slurm/run_slurm.sh test/slurm/libpmix_redirect.c test/tools/slurm.sh
+EXTRA_DIST += test/common/jobinfo_util.h test/common/jobinfo_dump.h test/slurm/run_slurm.sh test/slurm/libpmix_redirect.c test/tools/slurm.sh

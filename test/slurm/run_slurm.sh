@@ -11,6 +11,13 @@
 #
 #   1. slurm_jobinfo (PMIx only) at -n 1, 2, 4: job info vs SLURM_* env,
 #      put/fence/get; the task and its parent slurmstepd map our library.
+#      At -n 4 every task also dumps every realm of the job data it reads
+#      (session, job, app, node, every rank's, derived keys) through gds
+#      shmem (the default: each task must have the image mapped from
+#      slurmstepd's memfd), and again in a second step with
+#      PMIX_MCA_gds=hash exported to the tasks (the same bytes sent
+#      inline); every task's two dumps must be identical
+#      (test/tools/jobdata_diff.sh).
 #   2. test/openmpi/mpi_checks.c (built with mpicc): hello, barrier,
 #      allreduce, ring, lib at -n 1, 2, 4.
 # Every rank's line is checked (srun can exit 0 after a failed launch).
@@ -117,7 +124,7 @@ ours_everywhere() {
     return 0
 }
 
-for n in 1 2 4; do
+for n in 1 2; do
     out=$WORK/jobinfo.$n
     srun_ours "$out" "$n" "$JOBINFO"
     if [ $RC -eq 0 ] && check_ranks "$out" jobinfo "$n" && ours_everywhere "$out" stepd_lib; then
@@ -126,6 +133,41 @@ for n in 1 2 4; do
         fail "slurm_jobinfo -n $n (srun exit $RC)" "$out"
     fi
 done
+
+# -n 4 twice, every task dumping what it reads: through gds shmem (the
+# default; "image=shmem": the task has the image's memfd mapped) and with
+# PMIX_MCA_gds=hash in the tasks' environment ("image=inline":
+# slurmstepd sends the bytes). The dumps must be the same task by task
+# but for what is new per step: the namespace and "<job>.<step>" (masked
+# by the dump), slurmstepd's pid (its rank and URI) and the address of
+# the topology it shares.
+dumps_ok=1
+for mode in shmem hash; do
+    out=$WORK/jobinfo.4.$mode
+    mkdir -p "$WORK/dump.$mode"
+    if [ $mode = hash ]; then
+        PMIX_MCA_gds=hash JOBINFO_DUMP=$WORK/dump.$mode srun_ours "$out" 4 "$JOBINFO"
+    else
+        JOBINFO_DUMP=$WORK/dump.$mode srun_ours "$out" 4 "$JOBINFO"
+    fi
+    medium=shmem
+    [ $mode = hash ] && medium=inline
+    if [ $RC -eq 0 ] && check_ranks "$out" jobinfo 4 && ours_everywhere "$out" stepd_lib &&
+        [ "$(grep -c " ok .* image=$medium$" "$out")" -eq 4 ]; then
+        pass "slurm_jobinfo -n 4, gds $mode (our library in the tasks and in slurmstepd; image $medium in every task)"
+    else
+        fail "slurm_jobinfo -n 4, gds $mode (srun exit $RC)" "$out"
+        dumps_ok=0
+    fi
+done
+if [ $dumps_ok = 1 ]; then
+    if bash "$top_srcdir/test/tools/jobdata_diff.sh" "$WORK/dump.shmem" "$WORK/dump.hash" 4 \
+        pmix.srv.rank pmix.srvr.uri pmix.hwlocaddr >"$WORK/diff.out" 2>&1; then
+        pass "slurm_jobinfo -n 4: every task reads the same job data through gds shmem and hash ($(grep -c . "$WORK/dump.shmem/0") lines per dump)"
+    else
+        fail "slurm_jobinfo -n 4: tasks read different job data through gds shmem and hash" "$WORK/diff.out"
+    fi
+fi
 
 if [ $HAVE_MPI = 1 ]; then
     for n in 1 2 4; do

@@ -8,8 +8,12 @@
  *     namespace "slurm.pmix.<job>.<step>"), all tasks on one node;
  *   - a key exchange with the right neighbour (Put/Commit/Fence/Get);
  * and reports which libpmix the parent (slurmstepd) has mapped.
- * Prints "jobinfo <rank> of <size> ok version=... stepd_lib=..." on success
- * or "jobinfo <rank> FAIL: why" and exits 1. C99, public pmix.h API only.
+ * With JOBINFO_DUMP=DIR it writes DIR/<rank>: every realm's job data as
+ * it reads it (test/common/jobinfo_dump.h), which run_slurm.sh compares
+ * between a run through gds shmem and one with PMIX_MCA_gds=hash.
+ * Prints "jobinfo <rank> of <size> ok version=... stepd_lib=...
+ * image=shmem|inline" (how the job-data image came) on success or
+ * "jobinfo <rank> FAIL: why" and exits 1. C99, public pmix.h API only.
  */
 #define _DEFAULT_SOURCE /* getppid; strncasecmp for pmix_common.h */
 #include <stdint.h>
@@ -19,6 +23,7 @@
 #include <unistd.h>
 
 #include "pmix.h"
+#include "test/common/jobinfo_dump.h"
 #include "test/common/jobinfo_util.h"
 
 static void CheckNamespace(void) {
@@ -78,11 +83,21 @@ int main(void) {
   Expect(&job, PMIX_LOCAL_SIZE, "SLURM_NTASKS");
   Expect(&me, PMIX_LOCAL_RANK, "SLURM_LOCALID");
   long size = EnvNumber("SLURM_NTASKS");
+  const char* medium = JobDataImageMedium();
+  const char* dump = getenv("JOBINFO_DUMP");
+  if (dump != NULL && *dump) {
+    /* "<job>.<step>" is in paths and in the topology slurmstepd shares */
+    char path[4096], step[64];
+    snprintf(path, sizeof path, "%s/%u", dump, (unsigned)me.rank);
+    snprintf(step, sizeof step, "%ld.%ld", EnvNumber("SLURM_JOB_ID"), EnvNumber("SLURM_STEP_ID"));
+    const char* per_run[] = {step, NULL};
+    if (JobDataDump(path, me.nspace, per_run) != 0) Fail("cannot write the dump", path);
+  }
   Exchange(size);
   char stepd_lib[1024];
   MappedLibpmix((long)getppid(), stepd_lib, sizeof stepd_lib);
   if (PMIx_Finalize(NULL, 0) != PMIX_SUCCESS) Fail("PMIx_Finalize failed", NULL);
-  printf("jobinfo %u of %ld ok version=\"%s\" stepd_lib=%s\n", (unsigned)me.rank, size, version,
-         stepd_lib);
+  printf("jobinfo %u of %ld ok version=\"%s\" stepd_lib=%s image=%s\n", (unsigned)me.rank, size,
+         version, stepd_lib, medium);
   return 0;
 }
