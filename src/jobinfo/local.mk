@@ -21,7 +21,8 @@ test_unit_jobinfo_jobinfo_tests_SOURCES = \
 	test/unit/jobinfo/realms_test.cc \
 	test/unit/jobinfo/errors_test.cc \
 	test/unit/jobinfo/image_test.cc \
-	test/unit/jobinfo/main.cc
+	test/unit/jobinfo/main.cc \
+	test/unit/gds/region_test_util.cc test/unit/gds/region_test_util.h
 test_unit_jobinfo_jobinfo_tests_LDADD = src/libpmix_core.la -lgtest
 test_unit_jobinfo_jobinfo_tests_LDFLAGS = -pthread
 endif

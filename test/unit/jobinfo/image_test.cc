@@ -10,6 +10,7 @@
 
 #include "mca/gds/base/image.h"
 #include "mca/preg/base/preg_base.h"
+#include "test/unit/gds/region_test_util.h"
 #include "test/unit/jobinfo/jobinfo_test_util.h"
 
 namespace pmix::jobinfo::test {
@@ -50,6 +51,22 @@ void BuildJob(uint32_t size, Infos& infos, std::vector<std::unique_ptr<Infos>>& 
 }
 
 class ImageTest : public IngestTest {};
+
+// Every registration of these tests goes through the image matrix
+// (IngestTest::CheckRegistrationRoundTrip: heap, gds shmem, attached by
+// descriptor). Wherever memfds seal, shmem must be in it; where they do
+// not, shmem cannot work, and this says so as a skip.
+TEST(ImageMatrix, CoversShmemWhereMemfdsSeal) {
+  if (!gds::test::MemfdSealingWorks()) {
+    GTEST_SKIP() << "memfd_create(MFD_ALLOW_SEALING) + F_ADD_SEALS do not work here: no gds "
+                    "shmem, the image matrix covers the heap only";
+  }
+  const char* why = ShmemMissing();
+  EXPECT_TRUE(why == nullptr) << why;
+  auto shmem = gds::ByName("shmem");
+  ASSERT_TRUE(shmem.ok()) << shmem.status().code();
+  EXPECT_NE((*shmem)->region_attach, nullptr);
+}
 
 TEST_F(ImageTest, ScalesWithoutPerRankRecords) {
   Infos infos;

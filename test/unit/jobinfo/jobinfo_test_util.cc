@@ -4,9 +4,12 @@
 
 #include <fcntl.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "src/common/print.h"
+#include "test/unit/gds/region_test_util.h"
 
 namespace pmix::jobinfo::test {
 namespace {
@@ -43,6 +46,21 @@ gds::Where WhereOf(pmix_gds_realm_t realm, const pmix_info_t& id) {
 }
 
 }  // namespace
+
+const char* ShmemMissing() {
+  static const bool sealing = gds::test::MemfdSealingWorks();
+  if (!sealing) return nullptr;
+  auto shared = gds::AttachableModules();
+  if (shared.ok() && std::ranges::find(*shared, "shmem") != shared->end()) return nullptr;
+  static std::string why;
+  const char* path = std::getenv("PMIX_MCA_mca_base_component_path");
+  const char* gds = std::getenv("PMIX_MCA_gds");
+  why = "memfds seal here, so gds/shmem must be selected, but it is not (component path \"" +
+        std::string(path != nullptr ? path : "(unset)") + "\", PMIX_MCA_gds \"" +
+        std::string(gds != nullptr ? gds : "(unset)") +
+        "\"): the image matrix would cover the heap only";
+  return why.c_str();
+}
 
 Infos::~Infos() {
   for (size_t i = 0; i < infos_.size(); ++i) {
@@ -114,8 +132,12 @@ Result<Summary> IngestTest::Run(const char* nspace, int nlocal, const Infos& inf
 // every registration of these tests: Open MPI's, Slurm's, ...): on the
 // heap (a gds/hash server's, or a copy received inline), in a sealed
 // region of each selected module with shared regions as its maker reads
-// it (gds/shmem), and as another process attaches it by descriptor.
+// it (gds/shmem), and as another process attaches it by descriptor. Where
+// memfds seal, gds/shmem must be among them (ShmemMissing): the matrix
+// never shrinks to the heap unnoticed; ImageMatrix.CoversShmemWhereMemfdsSeal
+// says when this system cannot have it.
 void IngestTest::CheckRegistrationRoundTrip(const char* nspace, int nlocal, const Context& ctx) {
+  if (const char* why = ShmemMissing()) FAIL() << why;
   auto image = store_->FindImage(nspace);
   ASSERT_NE(image, nullptr);
   auto registration = image->Registration();
@@ -129,9 +151,9 @@ void IngestTest::CheckRegistrationRoundTrip(const char* nspace, int nlocal, cons
     return !image->HasSession(static_cast<uint32_t>(std::stoul(kv.first.substr(2))));
   });
   std::vector<const pmix_gds_module_t*> media = {ctx.medium};
-  if (auto shared = gds::AttachableModules(); shared.ok()) {
-    for (const std::string& name : *shared) media.push_back(gds::ByName(name).value());
-  }
+  auto shared = gds::AttachableModules();
+  ASSERT_TRUE(shared.ok()) << shared.status().code();
+  for (const std::string& name : *shared) media.push_back(gds::ByName(name).value());
   if (ctx.medium != nullptr) media.push_back(nullptr);
   for (const pmix_gds_module_t* medium : media) {
     std::string label = medium != nullptr ? medium->name : "heap";

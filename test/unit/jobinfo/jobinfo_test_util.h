@@ -60,6 +60,12 @@ class Infos {
 // "0,1,2" style comma list of ranks [first, first + n).
 std::string RankList(pmix_rank_t first, pmix_rank_t n);
 
+// Why the image matrix (IngestTest::CheckRegistrationRoundTrip) lacks gds
+// shmem although memfds seal here (it is not on the component path, not
+// built in, or deselected), or nullptr: it is selected, or this system
+// cannot seal memfds (then shmem cannot work and is rightly absent).
+const char* ShmemMissing();
+
 class IngestTest : public ::testing::Test {
  protected:
   void SetUp() override;

@@ -1,7 +1,11 @@
 // The job-info tests link the core library. The gds hash plugin they load
 // links libpmix too and only copies values through it; the preg compress
 // plugin would run libpmix's own frameworks, so its directory is dropped
-// from the component path (as in preg_base_tests).
+// from the component path (as in preg_base_tests). A PMIX_MCA_gds of the
+// caller's (e.g. "hash" for a whole make check) is dropped too: the tests
+// lay every image out on the heap (hash's medium) and in gds shmem
+// themselves, and shmem must be selected wherever memfds seal
+// (ImageMatrix.CoversShmemWhereMemfdsSeal).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -22,6 +26,7 @@ int main(int argc, char** argv) {
     }
     setenv("PMIX_MCA_mca_base_component_path", kept.c_str(), 1);
   }
+  unsetenv("PMIX_MCA_gds");
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }
