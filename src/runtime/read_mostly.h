@@ -59,6 +59,8 @@ class ReadMostly {
   };
   // This thread's slot (the same for every ReadMostly).
   static size_t SlotOfThisThread();
+  // Threads given a slot so far (a writer scans no further).
+  static std::atomic<size_t> threads_;
 
   mutable std::array<Slot, kSlots> slots_{};
   std::atomic<bool> writing_{false};
