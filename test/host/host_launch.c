@@ -83,13 +83,17 @@ static char *MakeMap(int ppn) {
     return result;
 }
 
-/* One rank's process-realm info, as the array value of PMIX_PROC_INFO_ARRAY. */
+/* One rank's process-realm info, as the array value of PMIX_PROC_INFO_ARRAY
+ * (PMIX_PROC_DATA): the standard keys, and keys of the host's own that
+ * differ per rank ("test.proc.*": clients dump them, client_image.c). */
 static void LoadProcData(pmix_info_t *dst, pmix_rank_t rank) {
     int node = HostNodeOfRank(rank);
     uint16_t local = (uint16_t)(rank - (pmix_rank_t)FirstRankOf(node));
-    uint32_t appnum = 0, nodeid = (uint32_t)node;
+    uint32_t appnum = 0, nodeid = (uint32_t)node, reinc = 0, proc_u32 = 1000 + rank;
+    char proc_str[64];
+    snprintf(proc_str, sizeof proc_str, "rank-%u-on-node-%d", (unsigned)rank, node);
     pmix_data_array_t *arr;
-    PMIX_DATA_ARRAY_CREATE(arr, 8, PMIX_INFO);
+    PMIX_DATA_ARRAY_CREATE(arr, 11, PMIX_INFO);
     pmix_info_t *in = arr->array;
     PMIX_INFO_LOAD(&in[0], PMIX_RANK, &rank, PMIX_PROC_RANK);
     PMIX_INFO_LOAD(&in[1], PMIX_APPNUM, &appnum, PMIX_UINT32);
@@ -99,6 +103,9 @@ static void LoadProcData(pmix_info_t *dst, pmix_rank_t rank) {
     PMIX_INFO_LOAD(&in[5], PMIX_APP_RANK, &rank, PMIX_PROC_RANK);
     PMIX_INFO_LOAD(&in[6], PMIX_HOSTNAME, node == 0 ? host_name : peer_host_name, PMIX_STRING);
     PMIX_INFO_LOAD(&in[7], PMIX_NODEID, &nodeid, PMIX_UINT32);
+    PMIX_INFO_LOAD(&in[8], PMIX_REINCARNATION, &reinc, PMIX_UINT32);
+    PMIX_INFO_LOAD(&in[9], "test.proc.str", proc_str, PMIX_STRING);
+    PMIX_INFO_LOAD(&in[10], "test.proc.u32", &proc_u32, PMIX_UINT32);
     PMIX_INFO_CONSTRUCT(dst);
     PMIX_LOAD_KEY(dst->key, PMIX_PROC_INFO_ARRAY);
     dst->value.type = PMIX_DATA_ARRAY;
@@ -117,6 +124,25 @@ static char *LocalPeers(void) {
     return s;
 }
 
+/* The job's session (PMIX_SESSION_INFO_ARRAY), id first: its size and
+ * nodes, and a key of the host's own ("test.session.str"). */
+#define kSessionId 7
+static void LoadSession(pmix_info_t *dst, uint32_t total, const char *node_list) {
+    uint32_t id = kSessionId;
+    pmix_data_array_t *arr;
+    PMIX_DATA_ARRAY_CREATE(arr, 5, PMIX_INFO);
+    pmix_info_t *in = arr->array;
+    PMIX_INFO_LOAD(&in[0], PMIX_SESSION_ID, &id, PMIX_UINT32);
+    PMIX_INFO_LOAD(&in[1], PMIX_UNIV_SIZE, &total, PMIX_UINT32);
+    PMIX_INFO_LOAD(&in[2], PMIX_MAX_PROCS, &total, PMIX_UINT32);
+    PMIX_INFO_LOAD(&in[3], PMIX_ALLOCATED_NODELIST, node_list, PMIX_STRING);
+    PMIX_INFO_LOAD(&in[4], "test.session.str", "session-level-string", PMIX_STRING);
+    PMIX_INFO_CONSTRUCT(dst);
+    PMIX_LOAD_KEY(dst->key, PMIX_SESSION_INFO_ARRAY);
+    dst->value.type = PMIX_DATA_ARRAY;
+    dst->value.data.darray = arr; /* dst owns it now */
+}
+
 #define kJobKeys 15
 /* The job's registration; `again`: the --reregister-job one, whose
  * universe size and test.job.str differ from the first. */
@@ -133,6 +159,10 @@ static int RegisterJob(int again) {
     pmix_info_t *info;
     PMIX_INFO_CREATE(info, ninfo);
     size_t n = 0;
+    char node_list[sizeof host_name + sizeof peer_host_name + 1];
+    snprintf(node_list, sizeof node_list, "%s%s%s", host_name, TotalProcs() > host_opts.nprocs ? "," : "",
+             host_opts.remote_procs > 0 || host_opts.node_id == 1 ? peer_host_name : ""); /* as MakeMap */
+    LoadSession(&info[n++], total, node_list);
     PMIX_INFO_LOAD(&info[n++], PMIX_JOBID, host_opts.nspace, PMIX_STRING);
     PMIX_INFO_LOAD(&info[n++], PMIX_UNIV_SIZE, &univ, PMIX_UINT32);
     PMIX_INFO_LOAD(&info[n++], PMIX_JOB_SIZE, &total, PMIX_UINT32);

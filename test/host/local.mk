@@ -38,7 +38,8 @@ test_host_clients_client_credential_SOURCES = test/host/clients/client_credentia
 test_host_clients_client_credential_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 test_host_clients_client_credential_LDADD = src/libpmix.la
 test_host_clients_client_credential_LDFLAGS = $(PMIXX_TEST_HOST_LINK)
-test_host_clients_client_image_SOURCES = test/host/clients/client_image.c test/host/clients/client_util.h
+test_host_clients_client_image_SOURCES = test/host/clients/client_image.c test/host/clients/client_util.h \
+	test/common/jobinfo_dump.h
 test_host_clients_client_image_CFLAGS = $(PMIXX_TEST_HOST_COMPILE)
 test_host_clients_client_image_LDADD = src/libpmix.la
 test_host_clients_client_image_LDFLAGS = $(PMIXX_TEST_HOST_LINK)

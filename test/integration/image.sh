@@ -5,12 +5,14 @@
 # PMIX_MCA_gds=hash server, on TCP, or that chose PMIX_MCA_gds=hash
 # themselves (in their own environment only: a shmem server) get the bytes
 # inline; all four answer
-# every job-level and derived key the same (dumps compared), also for a
-# second node's ranks; another namespace's image comes in a get reply;
-# a new generation after the clients connected reaches them (all four
-# ways), whether it comes from register_resources or from the host
-# registering the namespace again; and a namespace registered only after
-# they connected (and asked for it) can be read by them.
+# every key of every realm the same (dumps compared: session, job, app,
+# node, every rank's, derived keys), also for a second node's ranks; the
+# dumps hold the host's session and PMIX_PROC_DATA keys; another
+# namespace's image comes in a get reply; a new generation after the
+# clients connected reaches them (all four ways), whether it comes from
+# register_resources or from the host registering the namespace again;
+# and a namespace registered only after they connected (and asked for it)
+# can be read by them.
 . "$(dirname "$0")/common.sh"
 ours_only "gds/shmem and the image transfer are pmixx's"
 mkdir -p "$work/shared" "$work/hash" "$work/tcp" "$work/clienthash"
@@ -26,19 +28,32 @@ PMIXX_IMAGE_FOREIGN=1 PMIXX_IMAGE_DUMP="$work/tcp" \
 PMIXX_IMAGE_FOREIGN=1 PMIXX_IMAGE_DUMP="$work/clienthash" \
     run_host image-client-hash -n 4 --remote-procs 2 --extra-nspace --timeout 60 -- \
     env PMIX_MCA_gds=hash "$clients/client_image" inline
-for r in 0 1 2 3; do
-    [ -s "$work/shared/$r" ] || { fail "rank $r wrote no dump"; continue; }
-    # the job id is the namespace, unique per run
-    grep -v "pmix.jobid" "$work/shared/$r" > "$work/shared.$r"
-    for mode in hash tcp clienthash; do
-        grep -v "pmix.jobid" "$work/$mode/$r" > "$work/$mode.$r"
-        if ! diff "$work/shared.$r" "$work/$mode.$r" > "$work/diff.$mode.$r" 2>&1; then
-            fail "rank $r: shmem and $mode answer differently"
-            sed 's/^/    | /' "$work/diff.$mode.$r" | head -20
-        fi
+# Every rank (this node's 0-3 and the peer host's 4-5) dumped every realm
+# (client_image.c: test/common/jobinfo_dump.h); the four must be the same
+# but for the server's URI (a new port per run; the namespace is masked).
+for mode in hash tcp clienthash; do
+    if ! sh "$top_srcdir/test/tools/jobdata_diff.sh" "$work/shared" "$work/$mode" 6 pmix.srvr.uri \
+        >"$work/diff.$mode" 2>&1; then
+        fail "shmem and $mode answer differently"
+        sed 's/^/    | /' "$work/diff.$mode" | head -60
+    fi
+done
+# ... and the dumps hold what the host registered: its session (id 7, its
+# own key, by the session and by its id) and every rank's PMIX_PROC_DATA,
+# the peer host's ranks' too, as well as what derives from it.
+for r in 0 4; do
+    f=$work/shared/$r
+    [ -s "$f" ] || continue
+    for want in "session pmix.session.id: .*Value: 7$" "session test.session.str: .*Value: session-level-string$" \
+        "session 7 pmix.univ.size: .*Value: 6$" "session 7 pmix.alist: .*Value: .*,.*" \
+        "job pmix.session.id: .*Value: 7$" "job test.job.str: .*Value: job-level-string$" \
+        "rank 1 test.proc.str: .*Value: rank-1-on-node-0$" "rank 5 test.proc.str: .*Value: rank-5-on-node-1$" \
+        "rank 5 test.proc.u32: .*Value: 1005$" "rank 4 pmix.reinc: .*Value: 0$" \
+        "rank 5 =pmix.lrank: .*Value: 1$" "rank 5 =pmix.nodeid: .*Value: 1$" \
+        "node 1 =pmix.lpeers: .*Value: 4,5$" "app 0 =pmix.app.size: .*Value: 6$"; do
+        grep -q "^$want" "$f" || fail "rank $r's dump lacks '$want'"
     done
 done
-grep -q "pmix.hname: " "$work/shared/0" || fail "no hostname in the dump"
 # Updates: register_resources after the clients connected reaches them as
 # a new image (descriptor, inline over TCP and from a hash server).
 PMIXX_IMAGE_UPDATE=1 run_host image-update -n 4 --update-job --timeout 60 -- \

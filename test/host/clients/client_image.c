@@ -8,25 +8,27 @@
  * "memfd:pmix-gds-shmem" mapping), inline: no such mapping. Either way the
  * client keeps no descriptor of it, no file with the namespace's name
  * exists in /dev/shm, and the server's tmpdir holds no regular file.
- * With PMIXX_IMAGE_DUMP=DIR every rank writes DIR/<rank>: the job-level
- * keys and every rank's derived keys as PMIx_Value_string shows them (the
- * script compares the dumps of a shmem, a hash and a TCP run). With
- * PMIXX_IMAGE_FOREIGN=1 it also reads the job data of <nspace>-x (the
- * host's --extra-nspace), which comes in a get reply (a second mapping
- * in shared mode). With PMIXX_IMAGE_UPDATE=1 it waits for the host's
- * --update-job resource to appear (a new image generation pushed to it;
- * the old one unmapped). With PMIXX_IMAGE_REREGISTER=1 it waits for the
- * values of the host's --reregister-job to replace the first ones (the
- * same way, without asking: no PMIX_GET_REFRESH_CACHE), the others kept.
- * With PMIXX_IMAGE_LATE=NAME it asks for the job data of NAME, which
- * fails, joins a fence, and then waits for it: the host's --late-nspace
- * registers NAME once every client asked (one more mapping in shared
- * mode). After
+ * With PMIXX_IMAGE_DUMP=DIR every rank writes DIR/<rank>: every realm's
+ * keys (session, job, app, node, every rank's: test/common/jobinfo_dump.h)
+ * as PMIx_Value_string shows them (the script compares the dumps of a
+ * shmem, a hash and a TCP run). With PMIXX_IMAGE_FOREIGN=1 it also reads
+ * the job data of <nspace>-x (the host's --extra-nspace), which comes in a
+ * get reply (a second mapping in shared mode). With PMIXX_IMAGE_UPDATE=1
+ * it waits for the host's --update-job resource to appear (a new image
+ * generation pushed to it; the old one unmapped). With
+ * PMIXX_IMAGE_REREGISTER=1 it waits for the values of the host's
+ * --reregister-job to replace the first ones (the same way, without
+ * asking: no PMIX_GET_REFRESH_CACHE), the others kept. With
+ * PMIXX_IMAGE_LATE=NAME it asks for the job data of NAME, which fails,
+ * joins a fence, and then waits for it: the host's --late-nspace registers
+ * NAME once every client asked (one more mapping in shared mode). After
  * PMIx_Finalize nothing is mapped any more.
  */
 #include "test/host/clients/client_util.h" /* first: it sets _GNU_SOURCE */
 
 #include <sys/stat.h>
+
+#include "test/common/jobinfo_dump.h"
 
 /* Mappings of gds/shmem regions in this process. */
 static int RegionMappings(void) { return MemfdMapsNamed(PMIXX_MEMFD_REGION); }
@@ -53,22 +55,6 @@ static void CheckNoNames(void) {
             CHECK(!S_ISREG(st.st_mode), "regular file %s in the server's tmpdir", path);
     }
     closedir(d);
-}
-
-static void Dump(FILE *out, const char *nspace, pmix_rank_t rank, const char *key,
-                 const pmix_info_t *info, size_t ninfo) {
-    pmix_proc_t p;
-    PMIX_LOAD_PROCID(&p, nspace, rank);
-    pmix_value_t *v = NULL;
-    pmix_status_t rc = PMIx_Get(&p, key, info, ninfo, &v);
-    if (rc != PMIX_SUCCESS) {
-        fprintf(out, "%d %s: %s\n", (int)rank, key, PMIx_Error_string(rc));
-        return;
-    }
-    char *s = PMIx_Value_string(v);
-    fprintf(out, "%d %s: %s\n", (int)rank, key, s != NULL ? s : "(null)");
-    free(s);
-    PMIX_VALUE_RELEASE(v);
 }
 
 /* Polls until `key` of {nspace, PMIX_RANK_WILDCARD} is the string `want`:
@@ -103,31 +89,15 @@ static int EnvSet(const char *name) {
     return v != NULL && *v == '1';
 }
 
-static const char *kJobKeys[] = {PMIX_JOB_SIZE, PMIX_UNIV_SIZE, PMIX_LOCAL_SIZE, PMIX_LOCAL_PEERS,
-                                 PMIX_JOBID, PMIX_NUM_NODES, PMIX_NODE_LIST, "test.job.str",
-                                 "test.job.int", "test.job.u64", PMIX_JOB_NUM_APPS, NULL};
-static const char *kRankKeys[] = {PMIX_HOSTNAME, PMIX_NODEID, PMIX_LOCAL_RANK, PMIX_NODE_RANK,
-                                  PMIX_APPNUM, PMIX_APP_RANK, PMIX_GLOBAL_RANK, NULL};
-
-static void DumpAll(const char *dir, uint32_t size) {
+/* Every realm of the job data, every rank's (this node's and the peer
+ * host's), as JobDataDump writes it: the session's keys (the host's
+ * PMIX_SESSION_INFO_ARRAY), the job's, app's and nodes', and each rank's
+ * (its PMIX_PROC_DATA: test.proc.* and the standard keys), derived keys
+ * included. */
+static void DumpAll(const char *dir) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%d", dir, (int)client_me.rank);
-    FILE *out = fopen(path, "w");
-    CHECK(out != NULL, "cannot write %s", path);
-    for (const char **k = kJobKeys; *k; ++k) Dump(out, client_me.nspace, PMIX_RANK_WILDCARD, *k, NULL, 0);
-    for (pmix_rank_t r = 0; r < size; ++r)
-        for (const char **k = kRankKeys; *k; ++k) Dump(out, client_me.nspace, r, *k, NULL, 0);
-    /* the node and app realms */
-    pmix_info_t node[1];
-    PMIX_INFO_LOAD(&node[0], PMIX_NODE_INFO, NULL, PMIX_BOOL);
-    Dump(out, client_me.nspace, PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE, node, 1);
-    Dump(out, client_me.nspace, PMIX_RANK_WILDCARD, PMIX_NODE_SIZE, node, 1);
-    pmix_info_t app[2];
-    uint32_t appnum = 0;
-    PMIX_INFO_LOAD(&app[0], PMIX_APP_INFO, NULL, PMIX_BOOL);
-    PMIX_INFO_LOAD(&app[1], PMIX_APPNUM, &appnum, PMIX_UINT32);
-    Dump(out, client_me.nspace, PMIX_RANK_WILDCARD, PMIX_APP_SIZE, app, 2);
-    fclose(out);
+    CHECK(JobDataDump(path, client_me.nspace, NULL) == 0, "cannot write %s", path);
 }
 
 int main(int argc, char **argv) {
@@ -142,7 +112,7 @@ int main(int argc, char **argv) {
     CheckNoNames();
     uint32_t size = GetU32(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
     const char *dir = getenv("PMIXX_IMAGE_DUMP");
-    if (dir != NULL && *dir) DumpAll(dir, size);
+    if (dir != NULL && *dir) DumpAll(dir);
     if (EnvSet("PMIXX_IMAGE_FOREIGN")) {
         char other[PMIX_MAX_NSLEN + 1];
         snprintf(other, sizeof other, "%.200s-x", client_me.nspace);
