@@ -6,6 +6,7 @@ src_libpmix_core_la_SOURCES += \
 	mca/gds/base/image.cc mca/gds/base/image.h \
 	mca/gds/base/image_format.h \
 	mca/gds/base/image_layout.cc mca/gds/base/image_layout.h \
+	mca/gds/base/image_derive.cc mca/gds/base/image_derive.h \
 	mca/gds/base/image_values.cc mca/gds/base/image_values.h \
 	mca/gds/base/image_writer.cc
 

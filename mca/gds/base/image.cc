@@ -9,6 +9,7 @@
 #include <new>
 
 #include "mca/bfrops/base/bfrops_base.h"
+#include "mca/gds/base/image_derive.h"
 #include "mca/gds/base/image_format.h"
 #include "mca/gds/base/image_layout.h"
 #include "mca/gds/base/image_values.h"
@@ -19,22 +20,6 @@ namespace {
 using namespace image;  // NOLINT: the format's record names
 
 constexpr Status kCorrupt = Status(PMIX_ERR_UNPACK_FAILURE);
-
-// The keys a rank's record derives (image.h).
-enum class Derived { kNone, kHostname, kNodeId, kLocalRank, kNodeRank, kAppNum, kAppRank, kGlobalRank };
-constexpr std::pair<std::string_view, Derived> kDerivedKeys[] = {
-    {PMIX_HOSTNAME, Derived::kHostname},   {PMIX_NODEID, Derived::kNodeId},
-    {PMIX_LOCAL_RANK, Derived::kLocalRank}, {PMIX_NODE_RANK, Derived::kNodeRank},
-    {PMIX_APPNUM, Derived::kAppNum},       {PMIX_APP_RANK, Derived::kAppRank},
-    {PMIX_GLOBAL_RANK, Derived::kGlobalRank},
-};
-
-Derived DerivedKind(std::string_view key) {
-  for (const auto& [name, kind] : kDerivedKeys) {
-    if (key == name) return kind;
-  }
-  return Derived::kNone;
-}
 
 ValuePtr NewValue() {
   ValuePtr v(PMIx_Value_create(1));
@@ -140,55 +125,18 @@ struct Instance {
 
 }  // namespace
 
-// Derives `kind` for the rank at pos into *out; false when it has none.
+// Derives `kind` for the rank at pos into *out (owned); false when it has none.
 static bool DeriveRankKey(const image::Layout& l, uint32_t pos, Derived kind, pmix_value_t* out) {
-  auto rec = l.Rank(pos);
-  if (!rec) return false;
-  std::memset(out, 0, sizeof *out);
-  switch (kind) {
-    case Derived::kHostname: {
-      if (rec->node == kNone) return false;
-      auto host = l.NodeHost(rec->node);
-      if (!host) return false;
-      char* s = strndup(host->data(), host->size());
-      if (s == nullptr) throw std::bad_alloc();
-      out->type = PMIX_STRING;
-      out->data.string = s;
-      return true;
-    }
-    case Derived::kNodeId: {
-      if (rec->node == kNone) return false;
-      auto node = l.Node(rec->node);
-      if (!node || !node->has_id) return false;
-      out->type = PMIX_UINT32;
-      out->data.uint32 = node->id;
-      return true;
-    }
-    case Derived::kLocalRank:
-    case Derived::kNodeRank:
-      if (rec->node == kNone || rec->local_rank > std::numeric_limits<uint16_t>::max()) return false;
-      out->type = PMIX_UINT16;
-      out->data.uint16 = static_cast<uint16_t>(rec->local_rank);
-      return true;
-    case Derived::kAppNum:
-      if (rec->appnum == kNone) return false;
-      out->type = PMIX_UINT32;
-      out->data.uint32 = rec->appnum;
-      return true;
-    case Derived::kAppRank:
-      if (rec->app_rank == kNone) return false;
-      out->type = PMIX_PROC_RANK;
-      out->data.rank = rec->app_rank;
-      return true;
-    case Derived::kGlobalRank: {
-      if (!l.meta.nproc_offset || PMIX_RANK_VALID - *l.meta.nproc_offset <= rec->rank) return false;
-      out->type = PMIX_PROC_RANK;
-      out->data.rank = *l.meta.nproc_offset + rec->rank;
-      return true;
-    }
-    default:
-      return false;
+  auto rank = l.Rank(pos);
+  if (!rank) return false;
+  std::optional<NodeFacts> node;
+  if (rank->node != kNone) node = l.NodeFactsOf(rank->node);
+  if (!DeriveBorrowed(*rank, node ? &*node : nullptr, l.meta.nproc_offset, kind, out)) return false;
+  if (out->type == PMIX_STRING) {
+    out->data.string = strndup(node->host->data(), node->host->size());
+    if (out->data.string == nullptr) throw std::bad_alloc();
   }
+  return true;
 }
 
 // The value of key for the rank at pos (host column, else derived):
@@ -198,7 +146,7 @@ static Status RankValue(const image::Layout& l, uint32_t pos, std::string_view k
   if (key_index) {
     auto ref = l.ColumnValue(*key_index, pos);
     if (!ref.ok()) return ref.status();
-    if (*ref) return DecodeValue(l.values, **ref, l.codec, out);
+    if (*ref && **ref != l.kDerivedRef) return DecodeValue(l.values, **ref, l.codec, out);
   }
   Derived kind = DerivedKind(key);
   if (kind != Derived::kNone && DeriveRankKey(l, pos, kind, out)) return Status();
@@ -206,7 +154,8 @@ static Status RankValue(const image::Layout& l, uint32_t pos, std::string_view k
 }
 
 // Resolves the realm instance a fetch names.
-static Result<Instance> Resolve(const image::Layout& l, const pmix_proc_t& proc, const Where& where) {
+static Result<Instance> Resolve(const image::Layout& l, const pmix_proc_t& proc,
+                                const Where& where) {
   Instance inst;
   pmix_gds_realm_t realm = where.realm;
   if (realm == PMIX_GDS_REALM_PROC && proc.rank == PMIX_RANK_WILDCARD) realm = PMIX_GDS_REALM_JOB;
@@ -255,7 +204,8 @@ static Result<Instance> Resolve(const image::Layout& l, const pmix_proc_t& proc,
       std::optional<uint32_t> id = where.session;
       if (!id) {
         auto key = l.FindKey(PMIX_SESSION_ID);
-        auto ref = key ? l.ListFind(l.job_list, *key) : Result<std::optional<uint32_t>>(std::nullopt);
+        auto ref =
+            key ? l.ListFind(l.job_list, *key) : Result<std::optional<uint32_t>>(std::nullopt);
         if (!ref.ok()) return ref.status();
         if (*ref) {
           pmix_value_t v;
@@ -299,7 +249,12 @@ static Status RankHost(const image::Layout& l, uint32_t pos, InfoBuilder& out) {
     auto name = l.KeyName(column->key);
     if (!name) return kCorrupt;
     pmix_value_t v;
-    PMIX_RETURN_IF_ERROR(DecodeValue(l.values, **ref, l.codec, &v));
+    if (**ref == l.kDerivedRef) {
+      // The host gave the value its placement derives.
+      if (!DeriveRankKey(l, pos, DerivedKind(*name), &v)) return kCorrupt;
+    } else {
+      PMIX_RETURN_IF_ERROR(DecodeValue(l.values, **ref, l.codec, &v));
+    }
     out.Add(*name, v);
   }
   return Status();
@@ -371,7 +326,8 @@ Result<InfoArray> Image::Fetch(const pmix_proc_t& proc, const Where& where,
       one.Add(key, **value);
       return one.Take();
     }
-    if (!OwnNspace(proc) && where.realm != PMIX_GDS_REALM_SESSION) return Status(PMIX_ERR_NOT_FOUND);
+    if (!OwnNspace(proc) && where.realm != PMIX_GDS_REALM_SESSION)
+      return Status(PMIX_ERR_NOT_FOUND);
     if (where.realm == PMIX_GDS_REALM_PROC && proc.rank == PMIX_RANK_UNDEF)
       return Status(PMIX_ERR_BAD_PARAM);
     auto inst = Resolve(*layout_, proc, where);

@@ -24,11 +24,18 @@
 //   kNodeIds    IdRec[n] sorted by id (node id -> node index).
 //   kNodeNames  uint32 mask, then slots: node index + 1 (0 empty), on
 //               KeyHash(hostname).
-//   kRanks      RankRec[n] sorted by rank.
+//   kRankRuns   RankRun[n] sorted by rank: the ranks and their placement,
+//               one record per run of consecutive ranks whose node, local
+//               rank and app rank advance by a fixed step (a node's ranks
+//               placed by slot are one run; ranks dealt round-robin over
+//               the nodes are one run per round). A rank's position is
+//               its index in rank order, counted over the runs.
 //   kColumns    uint32 n, ColumnRec[n] sorted by key index, then the
 //               columns: dense = uint32[num ranks] (ValueRef + 1, 0
 //               absent, by rank position); sparse = SparseRec[count]
-//               sorted by position.
+//               sorted by position; constant and derived: no body (every
+//               rank has the key: one value, or the value its placement
+//               derives, image_derive.h).
 //   kJobNodes   uint32 node indexes (node-map order).
 //   kLocalRanks uint32 ranks (ascending).
 #ifndef PMIXX_MCA_GDS_BASE_IMAGE_FORMAT_H
@@ -44,9 +51,9 @@
 namespace pmix::gds::image {
 
 inline constexpr char kMagic[8] = {'P', 'M', 'X', 'J', 'O', 'B', 'I', 'M'};
-inline constexpr uint32_t kVersion = 2;  // 2: KeyHash reads 8-byte words
+inline constexpr uint32_t kVersion = 3;  // 3: rank runs, constant and derived columns
 inline constexpr uint32_t kByteOrder = 0x01020304;
-inline constexpr uint32_t kNone = 0xffffffffu;      // an absent reference / index
+inline constexpr uint32_t kNone = 0xffffffffu;     // an absent reference / index
 inline constexpr uint32_t kNotHost = 0x80000000u;  // Entry::key flag: not the host's own value here
 inline constexpr size_t kCodecNameMax = 31;
 
@@ -61,7 +68,7 @@ enum Section : uint32_t {
   kNodes,
   kNodeIds,
   kNodeNames,
-  kRanks,
+  kRankRuns,
   kColumns,
   kJobNodes,
   kLocalRanks,
@@ -128,19 +135,34 @@ struct NodeRec {
   uint32_t list;  // kNone: no list
 };
 
-struct RankRec {
+// Ranks rank .. rank + count - 1, at positions pos .. pos + count - 1;
+// the i-th of them is on node `node + i * node_step` with local rank
+// `local_rank + i * local_step`, in app `appnum` with app rank
+// `app_rank + i`.
+struct RankRun {
   uint32_t rank;
-  uint32_t node;  // kNone: not placed
-  uint32_t local_rank;
-  uint32_t appnum;    // kNone: unknown (kNone is not a usable appnum)
-  uint32_t app_rank;  // kNone: unknown
+  uint32_t count;       // > 0
+  uint32_t pos;         // the previous run's pos + count (0 for the first)
+  uint32_t node;        // kNone: not placed (node_step 0)
+  uint32_t node_step;   // 0 or 1
+  uint32_t local_rank;  // 0 when not placed
+  uint32_t local_step;  // 0 or 1
+  uint32_t appnum;      // kNone: unknown (kNone is not a usable appnum)
+  uint32_t app_rank;    // kNone: unknown, for the whole run
+};
+
+enum ColumnKind : uint32_t {
+  kDense,     // off: uint32[count] slots
+  kSparse,    // off: SparseRec[count]
+  kConstant,  // every rank: off is the ValueRef
+  kDerived,   // every rank: the value its placement derives (off 0)
 };
 
 struct ColumnRec {
-  uint32_t key;     // key index
-  uint32_t sparse;  // 0 dense, 1 sparse
-  uint32_t off;     // from the start of kColumns
-  uint32_t count;   // sparse: entries; dense: the number of ranks
+  uint32_t key;    // key index
+  uint32_t kind;   // ColumnKind
+  uint32_t off;    // dense, sparse: from the start of kColumns
+  uint32_t count;  // sparse: entries; others: the number of ranks
 };
 
 struct SparseRec {

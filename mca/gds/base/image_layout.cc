@@ -51,29 +51,15 @@ Status Layout::Init(std::span<const uint8_t> bytes) {
   values = sections_[kValues];
   if (!Whole<KeyRec>(sections_[kKeys]) || !Whole<IdRec>(sections_[kSessions]) ||
       !Whole<IdRec>(sections_[kApps]) || !Whole<NodeRec>(sections_[kNodes]) ||
-      !Whole<IdRec>(sections_[kNodeIds]) || !Whole<RankRec>(sections_[kRanks]) ||
+      !Whole<IdRec>(sections_[kNodeIds]) || !Whole<RankRun>(sections_[kRankRuns]) ||
       !Whole<uint32_t>(sections_[kJobNodes]) || !Whole<uint32_t>(sections_[kLocalRanks]) ||
       !ValidTable(sections_[kKeyTable]) || !ValidTable(sections_[kNodeNames]))
     return kBad;
   for (uint32_t k = 0; k < Count<KeyRec>(kKeys); ++k) {
     if (!KeyName(k)) return kBad;
   }
-  // Columns: the directory and every column's extent.
-  auto n = At<uint32_t>(sections_[kColumns], 0);
-  if (!n || (sections_[kColumns].size() - sizeof(uint32_t)) / sizeof(ColumnRec) < *n) return kBad;
-  ncolumns_ = *n;
-  for (uint32_t c = 0; c < ncolumns_; ++c) {
-    auto col = Column(c);
-    if (!col || col->key >= Count<KeyRec>(kKeys) || col->sparse > 1) return kBad;
-    if (col->sparse == 0 && col->count != NumRanks()) return kBad;
-    uint64_t width = col->sparse != 0 ? sizeof(SparseRec) : sizeof(uint32_t);
-    if (uint64_t{col->off} + width * col->count > sections_[kColumns].size()) return kBad;
-    if (c > 0 && Column(c - 1)->key >= col->key) return kBad;
-  }
-  column_of_key_.assign(Count<KeyRec>(kKeys), kNone);
-  for (uint32_t c = 0; c < ncolumns_; ++c) column_of_key_[Column(c)->key] = c;
-  uint32_t nranks = NumRanks();
-  dense_ranks_ = nranks > 0 && Rank(0)->rank == 0 && Rank(nranks - 1)->rank == nranks - 1;
+  PMIX_RETURN_IF_ERROR(ValidateRuns());
+  PMIX_RETURN_IF_ERROR(ValidateColumns());
   job_list = h.job_list;
   auto njob = ListCount(job_list);
   if (!njob.ok()) return kBad;
@@ -95,6 +81,54 @@ Status Layout::Init(std::span<const uint8_t> bytes) {
   meta.session_id = opt(kHasSessionId, h.session_id);
   meta.num_apps = opt(kHasNumApps, h.num_apps);
   meta.nproc_offset = opt(kHasNprocOffset, h.nproc_offset);
+  return Status();
+}
+
+// Runs: ascending, disjoint ranks; positions counted without gaps; every
+// rank's node inside kNodes and its local and app ranks without overflow,
+// so that Rank() needs no check beyond finding the run.
+Status Layout::ValidateRuns() {
+  nruns_ = Count<RankRun>(kRankRuns);
+  uint64_t pos = 0, next_rank = 0;
+  const uint32_t nnodes = NumNodes();
+  for (uint32_t i = 0; i < nruns_; ++i) {
+    RankRun r = *Run(i);
+    uint64_t last = uint64_t{r.count} - 1;
+    if (r.count == 0 || r.pos != pos || r.rank < next_rank || r.rank + last >= PMIX_RANK_VALID)
+      return kBad;
+    if (r.node_step > 1 || r.local_step > 1) return kBad;
+    if (r.node == kNone ? r.node_step != 0 : r.node + last * r.node_step >= nnodes) return kBad;
+    if (r.local_rank + last * r.local_step > UINT32_MAX) return kBad;
+    if (r.app_rank != kNone && r.app_rank + last >= kNone) return kBad;
+    pos += r.count;
+    next_rank = r.rank + uint64_t{r.count};
+    if (pos > UINT32_MAX) return kBad;
+  }
+  nranks_ = static_cast<uint32_t>(pos);
+  dense_ranks_ = nranks_ > 0 && next_rank == nranks_;  // ascending and disjoint: exactly 0..n-1
+  return Status();
+}
+
+// Columns: the directory, every column's extent, and derived columns only
+// for keys a placement derives.
+Status Layout::ValidateColumns() {
+  auto n = At<uint32_t>(sections_[kColumns], 0);
+  if (!n || (sections_[kColumns].size() - sizeof(uint32_t)) / sizeof(ColumnRec) < *n) return kBad;
+  ncolumns_ = *n;
+  for (uint32_t c = 0; c < ncolumns_; ++c) {
+    auto col = Column(c);
+    if (!col || col->key >= Count<KeyRec>(kKeys) || col->kind > kDerived) return kBad;
+    if (c > 0 && Column(c - 1)->key >= col->key) return kBad;
+    if (col->kind != kSparse && col->count != nranks_) return kBad;
+    if (col->kind == kConstant && col->off == kDerivedRef) return kBad;
+    if (col->kind == kDerived && DerivedKind(*KeyName(col->key)) == Derived::kNone) return kBad;
+    if (col->kind == kDense || col->kind == kSparse) {
+      uint64_t width = col->kind == kSparse ? sizeof(SparseRec) : sizeof(uint32_t);
+      if (uint64_t{col->off} + width * col->count > sections_[kColumns].size()) return kBad;
+    }
+  }
+  column_of_key_.assign(Count<KeyRec>(kKeys), kNone);
+  for (uint32_t c = 0; c < ncolumns_; ++c) column_of_key_[Column(c)->key] = c;
   return Status();
 }
 
@@ -139,7 +173,8 @@ Result<uint32_t> Layout::ListCount(uint32_t list) const {
 }
 
 std::optional<Entry> Layout::ListEntry(uint32_t list, uint32_t i) const {
-  return At<Entry>(sections_[kLists], uint64_t{list} + sizeof(uint32_t) + uint64_t{i} * sizeof(Entry));
+  return At<Entry>(sections_[kLists],
+                   uint64_t{list} + sizeof(uint32_t) + uint64_t{i} * sizeof(Entry));
 }
 
 Result<std::optional<uint32_t>> Layout::ListFind(uint32_t list, uint32_t key) const {
@@ -198,26 +233,65 @@ std::optional<uint32_t> Layout::NodeByName(std::string_view host) const {
   return Probe(kNodeNames, host, true);
 }
 
-std::optional<uint32_t> Layout::RankPosition(pmix_rank_t rank) const {
-  uint32_t n = NumRanks();
-  if (dense_ranks_) return rank < n ? std::optional<uint32_t>(rank) : std::nullopt;
-  if (rank < n) {  // ranks 0..n-1 with gaps after rank
-    auto rec = Rank(rank);
-    if (rec && rec->rank == rank) return rank;
+std::optional<RankRun> Layout::RunAt(uint32_t pos) const {
+  if (pos >= nranks_) return std::nullopt;
+  // Runs of one length (ranks placed by slot, the same number per node)
+  // put pos in run pos * nruns / nranks: try that one first.
+  uint32_t lo = 0, hi = nruns_;
+  uint32_t probe = static_cast<uint32_t>(uint64_t{pos} * nruns_ / nranks_);
+  while (lo < hi) {
+    auto run = Run(probe);
+    if (!run) return std::nullopt;
+    if (pos < run->pos) {
+      hi = probe;
+    } else if (pos - run->pos < run->count) {
+      return run;
+    } else {
+      lo = probe + 1;
+    }
+    probe = lo + (hi - lo) / 2;
   }
-  uint32_t lo = 0, hi = n;
+  return std::nullopt;
+}
+
+std::optional<RankFacts> Layout::Rank(uint32_t pos) const {
+  auto run = RunAt(pos);
+  if (!run) return std::nullopt;
+  uint32_t i = pos - run->pos;  // the ranges were validated by Init
+  RankFacts out;
+  out.rank = run->rank + i;
+  out.node = run->node == kNone ? kNone : run->node + i * run->node_step;
+  out.local_rank = run->local_rank + i * run->local_step;
+  out.appnum = run->appnum;
+  out.app_rank = run->app_rank == kNone ? kNone : run->app_rank + i;
+  return out;
+}
+
+std::optional<uint32_t> Layout::RankPosition(pmix_rank_t rank) const {
+  if (dense_ranks_) return rank < nranks_ ? std::optional<uint32_t>(rank) : std::nullopt;
+  uint32_t lo = 0, hi = nruns_;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    auto rec = Rank(mid);
-    if (!rec) return std::nullopt;
-    if (rec->rank == rank) return mid;
-    if (rec->rank < rank) {
-      lo = mid + 1;
-    } else {
+    auto run = Run(mid);
+    if (!run) return std::nullopt;
+    if (rank < run->rank) {
       hi = mid;
+    } else if (rank - run->rank < run->count) {
+      return run->pos + (rank - run->rank);
+    } else {
+      lo = mid + 1;
     }
   }
   return std::nullopt;
+}
+
+std::optional<NodeFacts> Layout::NodeFactsOf(uint32_t i) const {
+  auto rec = Node(i);
+  if (!rec) return std::nullopt;
+  NodeFacts out;
+  out.host = NodeHost(i);
+  if (rec->has_id) out.id = rec->id;
+  return out;
 }
 
 std::optional<ColumnRec> Layout::Column(uint32_t c) const {
@@ -229,8 +303,16 @@ Result<std::optional<uint32_t>> Layout::ColumnValue(uint32_t key, uint32_t pos) 
     return std::optional<uint32_t>();
   std::optional<ColumnRec> col = Column(column_of_key_[key]);
   if (!col) return kCorrupt;
+  switch (col->kind) {
+    case kConstant:
+      return std::optional<uint32_t>(col->off);
+    case kDerived:
+      return std::optional<uint32_t>(kDerivedRef);
+    default:
+      break;
+  }
   std::span<const uint8_t> s = sections_[kColumns];
-  if (col->sparse == 0) {
+  if (col->kind == kDense) {
     auto slot = At<uint32_t>(s, col->off + uint64_t{pos} * sizeof(uint32_t));
     if (!slot || pos >= col->count) return kCorrupt;
     return *slot == 0 ? std::optional<uint32_t>() : std::optional<uint32_t>(*slot - 1);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "mca/gds/base/image.h"
+#include "mca/gds/base/image_derive.h"
 #include "mca/gds/base/image_format.h"
 #include "pmix/mca/bfrops.h"
 #include "src/common/status.h"
@@ -60,14 +61,19 @@ struct Layout {
   uint32_t NumLocalRanks() const { return Count<uint32_t>(kLocalRanks); }
   std::optional<uint32_t> LocalRank(uint32_t i) const { return Record<uint32_t>(kLocalRanks, i); }
 
-  // Ranks and their columns.
-  uint32_t NumRanks() const { return Count<RankRec>(kRanks); }
-  std::optional<RankRec> Rank(uint32_t pos) const { return Record<RankRec>(kRanks, pos); }
+  // Ranks (by position: their index in rank order) and their columns.
+  uint32_t NumRanks() const { return nranks_; }
+  std::optional<RankFacts> Rank(uint32_t pos) const;
   std::optional<uint32_t> RankPosition(pmix_rank_t rank) const;
   uint32_t NumColumns() const { return ncolumns_; }
   std::optional<ColumnRec> Column(uint32_t c) const;
-  // The value reference of key (an index) for the rank at pos.
+  // The value reference of key (an index) for the rank at pos: nullopt
+  // when the rank has no host value, kDerivedRef when the host's value is
+  // the one the rank's placement derives.
+  static constexpr uint32_t kDerivedRef = kNone;
   Result<std::optional<uint32_t>> ColumnValue(uint32_t key, uint32_t pos) const;
+  // The node facts of node index i (nullopt: no such node).
+  std::optional<NodeFacts> NodeFactsOf(uint32_t i) const;
 
   // A string of kStrings (bounds and NUL checked).
   std::optional<std::string_view> Str(const StrRef& ref) const;
@@ -89,8 +95,15 @@ struct Layout {
     return At<T>(sections_[s], uint64_t{i} * sizeof(T));
   }
   std::optional<uint32_t> Probe(Section table, std::string_view name, bool nodes) const;
+  Status ValidateRuns();
+  Status ValidateColumns();
+  std::optional<RankRun> Run(uint32_t i) const { return Record<RankRun>(kRankRuns, i); }
+  // The run holding position pos.
+  std::optional<RankRun> RunAt(uint32_t pos) const;
 
   std::span<const uint8_t> sections_[kSectionCount];
+  uint32_t nranks_ = 0;
+  uint32_t nruns_ = 0;
   uint32_t ncolumns_ = 0;
   // Key index -> its column (kNone: none), so that a rank's key is one
   // read of its column slot.
@@ -98,9 +111,7 @@ struct Layout {
   // Key index -> its value reference in the job realm's list (kNone:
   // absent): job keys, the most asked, without a search.
   std::vector<uint32_t> job_value_of_key_;
-  // The ranks are 0 .. n-1 (the first and last records say so; the writer
-  // keeps them ascending and unique): a rank is its own position, found
-  // without reading its record.
+  // The ranks are 0 .. n-1 (validated): a rank is its own position.
   bool dense_ranks_ = false;
 };
 

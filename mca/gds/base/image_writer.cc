@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "mca/gds/base/image.h"
+#include "mca/gds/base/image_derive.h"
 #include "mca/gds/base/image_format.h"
 #include "mca/gds/base/image_values.h"
+#include "src/common/output.h"
 
 namespace pmix::gds {
 namespace {
@@ -28,6 +30,14 @@ uint32_t TableSize(size_t n) {
   return size;
 }
 
+// A key's host values, by rank position (ascending): the value is
+// in.ranks[pos].kvs[kv]'s.
+struct HostValue {
+  uint32_t pos;
+  uint32_t kv;
+};
+using HostColumn = std::vector<HostValue>;
+
 class Builder {
  public:
   explicit Builder(const pmix_bfrops_module_t* codec) : codec_(codec) {}
@@ -43,6 +53,8 @@ class Builder {
   Status Keyed(const std::vector<ImageInput::Keyed>& in, std::string& out);
   Status Nodes(const ImageInput& in, std::string sections[]);
   Status Ranks(const ImageInput& in, std::string sections[]);
+  Result<ColumnKind> KindOf(const ImageInput& in, uint32_t key, const HostColumn& column);
+  Result<bool> Same(const pmix_value_t& a, const pmix_value_t& b);
   void KeyTables(std::string sections[]);
 
   const pmix_bfrops_module_t* codec_;
@@ -55,7 +67,10 @@ class Builder {
   };
   std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> key_index_;
   std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> value_index_;
-  std::string scratch_;
+  std::string scratch_, other_;
+
+ public:
+  uint32_t column_kinds[kDerived + 1] = {};  // how many columns of each kind
 };
 
 Result<uint32_t> Builder::Key(std::string_view name) {
@@ -163,45 +178,150 @@ Status Builder::Nodes(const ImageInput& in, std::string sections[]) {
   return Status();
 }
 
+const pmix_value_t& ValueOf(const ImageInput& in, const HostValue& v) {
+  return in.ranks[v.pos].kvs[v.kv]->value;
+}
+
+RankFacts FactsOf(const ImageInput::Rank& r) {
+  RankFacts f;
+  f.rank = r.rank;
+  f.node = r.node.value_or(kNone);
+  f.local_rank = r.node ? r.local_rank : 0;
+  f.appnum = r.appnum.value_or(kNone);
+  f.app_rank = r.app_rank.value_or(kNone);
+  return f;
+}
+
+// Whether `facts` (rank i + 1 of the run) continues `run`; the second rank
+// of a run fixes its steps.
+bool Continues(RankRun& run, const RankFacts& facts) {
+  const uint64_t i = run.count;
+  if (facts.rank != run.rank + i || facts.appnum != run.appnum) return false;
+  if (run.app_rank == kNone ? facts.app_rank != kNone : facts.app_rank != run.app_rank + i)
+    return false;
+  uint32_t node_step = run.node_step, local_step = run.local_step;
+  if (i == 1) {
+    if (run.node != kNone && facts.node != kNone) node_step = facts.node - run.node;
+    local_step = facts.local_rank - run.local_rank;
+    if (node_step > 1 || local_step > 1) return false;
+  }
+  if (run.node == kNone ? facts.node != kNone : facts.node != run.node + i * node_step)
+    return false;
+  if (facts.local_rank != run.local_rank + i * local_step) return false;
+  run.node_step = node_step;
+  run.local_step = local_step;
+  return true;
+}
+
+// Whether a and b encode alike (values are stored by their encoding).
+Result<bool> Builder::Same(const pmix_value_t& a, const pmix_value_t& b) {
+  scratch_.clear();
+  PMIX_RETURN_IF_ERROR(EncodeValue(a, codec_, scratch_));
+  other_.clear();
+  PMIX_RETURN_IF_ERROR(EncodeValue(b, codec_, other_));
+  return scratch_ == other_;
+}
+
+// A column every rank has is stored without a body when its values are
+// all one value, or all the values the ranks' placement derives (the
+// per-rank keys PRRTE and Slurm send for every rank).
+Result<ColumnKind> Builder::KindOf(const ImageInput& in, uint32_t key, const HostColumn& column) {
+  const size_t nranks = in.ranks.size();
+  if (column.size() != nranks) return column.size() * 2 >= nranks ? kDense : kSparse;
+  Derived derived = DerivedKind({strings_.data() + keys_[key].name.off, keys_[key].name.len});
+  bool derives = derived != Derived::kNone;
+  bool constant = true;
+  const pmix_value_t& first = ValueOf(in, column.front());
+  for (const HostValue& hv : column) {
+    const pmix_value_t& value = ValueOf(in, hv);
+    if (constant && &value != &first) {
+      auto same = Same(value, first);
+      PMIX_RETURN_IF_ERROR(same.status());
+      constant = *same;
+    }
+    if (derives) {
+      RankFacts f = FactsOf(in.ranks[hv.pos]);
+      NodeFacts node;
+      if (f.node != kNone) {
+        const ImageInput::Node& n = in.nodes[f.node];
+        if (n.host) node.host = *n.host;
+        node.id = n.id;
+      }
+      pmix_value_t v;
+      derives = DeriveBorrowed(f, &node, in.meta.nproc_offset, derived, &v);
+      if (derives) {
+        auto same = Same(value, v);
+        PMIX_RETURN_IF_ERROR(same.status());
+        derives = *same;
+      }
+    }
+    if (!derives && !constant) return kDense;
+  }
+  return derives ? kDerived : kConstant;
+}
+
 Status Builder::Ranks(const ImageInput& in, std::string sections[]) {
-  // key index -> (rank position, value), in position order.
-  std::map<uint32_t, std::vector<SparseRec>> columns;
+  // key index -> the host's values, in position order.
+  std::map<uint32_t, HostColumn> columns;
   const uint32_t nranks = static_cast<uint32_t>(in.ranks.size());
+  RankRun run{};
   for (uint32_t pos = 0; pos < nranks; ++pos) {
     const ImageInput::Rank& r = in.ranks[pos];
     if (pos > 0 && r.rank <= in.ranks[pos - 1].rank) return PMIX_ERR_BAD_PARAM;
+    if (r.rank >= PMIX_RANK_VALID) return PMIX_ERR_BAD_PARAM;
     if (r.node && *r.node >= in.nodes.size()) return PMIX_ERR_BAD_PARAM;
     if (r.appnum == kNone || r.app_rank == kNone) return PMIX_ERR_BAD_PARAM;
-    Put(sections[kRanks], RankRec{r.rank, r.node.value_or(kNone), r.local_rank,
-                                  r.appnum.value_or(kNone), r.app_rank.value_or(kNone)});
-    for (const pmix_info_t* kv : r.kvs) {
-      if (kv == nullptr) return PMIX_ERR_BAD_PARAM;
-      auto key = Key(kv->key);
+    RankFacts f = FactsOf(r);
+    if (pos == 0 || !Continues(run, f)) {
+      if (pos > 0) Put(sections[kRankRuns], run);
+      run = RankRun{f.rank, 1, pos, f.node, 0, f.local_rank, 0, f.appnum, f.app_rank};
+    } else {
+      ++run.count;
+    }
+    for (uint32_t i = 0; i < r.kvs.size(); ++i) {
+      if (r.kvs[i] == nullptr) return PMIX_ERR_BAD_PARAM;
+      auto key = Key(r.kvs[i]->key);
       PMIX_RETURN_IF_ERROR(key.status());
-      auto value = Value(kv->value);
-      PMIX_RETURN_IF_ERROR(value.status());
-      std::vector<SparseRec>& column = columns[*key];
+      HostColumn& column = columns[*key];
       if (!column.empty() && column.back().pos == pos) {
-        column.back().value = *value;  // the later value of a key wins
+        column.back().kv = i;  // the later value of a key wins
       } else {
-        column.push_back({pos, *value});
+        column.push_back({pos, i});
       }
     }
   }
+  if (nranks > 0) Put(sections[kRankRuns], run);
   std::string& out = sections[kColumns];
   Put(out, static_cast<uint32_t>(columns.size()));
   uint32_t data = static_cast<uint32_t>(sizeof(uint32_t) + columns.size() * sizeof(ColumnRec));
   std::string body;
   for (const auto& [key, column] : columns) {
-    bool dense = column.size() * 2 >= nranks;
-    Put(out, ColumnRec{key, dense ? 0u : 1u, data + static_cast<uint32_t>(body.size()),
-                       dense ? nranks : static_cast<uint32_t>(column.size())});
-    if (dense) {
+    auto kind = KindOf(in, key, column);
+    PMIX_RETURN_IF_ERROR(kind.status());
+    uint32_t off = data + static_cast<uint32_t>(body.size());
+    uint32_t count = *kind == kSparse ? static_cast<uint32_t>(column.size()) : nranks;
+    if (*kind == kConstant) {
+      auto value = Value(ValueOf(in, column.front()));
+      PMIX_RETURN_IF_ERROR(value.status());
+      off = *value;
+    }
+    if (*kind == kDerived) off = 0;
+    Put(out, ColumnRec{key, *kind, off, count});
+    ++column_kinds[*kind];
+    if (*kind == kDense) {
       std::vector<uint32_t> slots(nranks, 0);
-      for (const SparseRec& rec : column) slots[rec.pos] = rec.value + 1;
+      for (const HostValue& hv : column) {
+        auto value = Value(ValueOf(in, hv));
+        PMIX_RETURN_IF_ERROR(value.status());
+        slots[hv.pos] = *value + 1;
+      }
       body.append(reinterpret_cast<const char*>(slots.data()), slots.size() * sizeof(uint32_t));
-    } else {
-      for (const SparseRec& rec : column) Put(body, rec);
+    } else if (*kind == kSparse) {
+      for (const HostValue& hv : column) {
+        auto value = Value(ValueOf(in, hv));
+        PMIX_RETURN_IF_ERROR(value.status());
+        Put(body, SparseRec{hv.pos, *value});
+      }
     }
   }
   out += body;
@@ -283,13 +403,22 @@ Result<Region> WriteImage(const ImageInput& input, const pmix_bfrops_module_t* c
       if (size > UINT32_MAX || sections[s].size() > UINT32_MAX) return Status(PMIX_ERR_BAD_PARAM);
     }
     header.size = size;
+    const uint32_t* kinds = builder.column_kinds;
+    output::Verbose("gds", 5,
+                    "image of %s (generation %llu): %llu bytes; %zu ranks in %zu runs; columns: "
+                    "%u dense, %u sparse, %u constant, %u derived; values %zu bytes",
+                    input.nspace.c_str(), static_cast<unsigned long long>(header.generation),
+                    static_cast<unsigned long long>(size), input.ranks.size(),
+                    sections[kRankRuns].size() / sizeof(RankRun), kinds[kDense], kinds[kSparse],
+                    kinds[kConstant], kinds[kDerived], sections[kValues].size());
     auto region = RegionBuilder::Create(medium, size);
     PMIX_RETURN_IF_ERROR(region.status());
     std::span<uint8_t> bytes = region->bytes();
     std::memcpy(bytes.data(), &header, sizeof header);
     for (uint32_t s = 0; s < kSectionCount; ++s) {
       if (!sections[s].empty())
-        std::memcpy(bytes.data() + header.sections[s].offset, sections[s].data(), sections[s].size());
+        std::memcpy(bytes.data() + header.sections[s].offset, sections[s].data(),
+                    sections[s].size());
     }
     return std::move(*region).Seal();
   } catch (const std::bad_alloc&) {

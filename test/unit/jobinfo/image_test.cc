@@ -2,13 +2,14 @@
 // at scale, derived per-rank keys without per-rank records, and safe on
 // corrupted or truncated bytes (every lookup returns a status, never a
 // wild read: run under ASan in CI).
+#include "mca/gds/base/image.h"
+
 #include <cstring>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "mca/gds/base/image.h"
 #include "mca/preg/base/preg_base.h"
 #include "test/unit/gds/region_test_util.h"
 #include "test/unit/jobinfo/jobinfo_test_util.h"
@@ -18,29 +19,36 @@ namespace {
 
 constexpr pmix_rank_t kJob = PMIX_RANK_WILDCARD;
 
-// A production-style registration: S ranks over S/8 nodes, with the
-// per-rank arrays PRRTE sends (every rank, every key it derives itself).
-void BuildJob(uint32_t size, Infos& infos, std::vector<std::unique_ptr<Infos>>& keep) {
-  std::string hosts, ppn;
-  uint32_t nodes = size / 8;
+// A production-style registration: S ranks over S/ppn nodes, placed by
+// slot (or dealt round-robin over the nodes), with the per-rank arrays
+// PRRTE sends (every rank, every key it derives itself).
+void BuildJob(uint32_t size, uint32_t ppn, Infos& infos, std::vector<std::unique_ptr<Infos>>& keep,
+              bool round_robin = false) {
+  std::string hosts, map;
+  uint32_t nodes = size / ppn;
+  auto node_of = [&](uint32_t r) { return round_robin ? r % nodes : r / ppn; };
+  auto local_of = [&](uint32_t r) { return round_robin ? r / nodes : r % ppn; };
   for (uint32_t n = 0; n < nodes; ++n) {
     char name[32];
     std::snprintf(name, sizeof name, "node%05u", n);
     hosts += (n ? "," : "") + std::string(name);
-    ppn += (n ? ";" : "") + RankList(n * 8, 8);
+    map += n ? ";" : "";
+    for (uint32_t i = 0; i < ppn; ++i)
+      map += (i ? "," : "") + std::to_string(round_robin ? n + i * nodes : n * ppn + i);
   }
   auto nmap = preg::GenerateNodeRegex(hosts);
-  auto pmap = preg::GeneratePpn(ppn);
+  auto pmap = preg::GeneratePpn(map);
   ASSERT_TRUE(nmap.ok() && pmap.ok());
-  infos.U32(PMIX_JOB_SIZE, size).Str(PMIX_NODE_MAP, nmap->c_str()).Str(PMIX_PROC_MAP, pmap->c_str());
+  infos.U32(PMIX_JOB_SIZE, size).Rank(PMIX_NPROC_OFFSET, 0);
+  infos.Str(PMIX_NODE_MAP, nmap->c_str()).Str(PMIX_PROC_MAP, pmap->c_str());
   for (uint32_t r = 0; r < size; ++r) {
     char host[32];
-    std::snprintf(host, sizeof host, "node%05u", r / 8);
+    std::snprintf(host, sizeof host, "node%05u", node_of(r));
     auto& proc = *keep.emplace_back(std::make_unique<Infos>());
     proc.Rank(PMIX_RANK, r)
-        .U16(PMIX_LOCAL_RANK, static_cast<uint16_t>(r % 8))
-        .U16(PMIX_NODE_RANK, static_cast<uint16_t>(r % 8))
-        .U32(PMIX_NODEID, r / 8)
+        .U16(PMIX_LOCAL_RANK, static_cast<uint16_t>(local_of(r)))
+        .U16(PMIX_NODE_RANK, static_cast<uint16_t>(local_of(r)))
+        .U32(PMIX_NODEID, node_of(r))
         .Str(PMIX_HOSTNAME, host)
         .U32(PMIX_APPNUM, 0)
         .Rank(PMIX_APP_RANK, r)
@@ -69,28 +77,99 @@ TEST(ImageMatrix, CoversShmemWhereMemfdsSeal) {
 }
 
 TEST_F(ImageTest, ScalesWithoutPerRankRecords) {
+  // The same 2,000 nodes with 8, then 16 ranks each. Nine keys per rank
+  // (over 300 bytes as the host passed them), every one either what the
+  // placement derives or one value for all ranks: the image stores one run
+  // and the data of each node, and nothing per rank (before: 88 bytes per
+  // rank, a 20-byte rank record and a 4-byte column slot per key).
+  size_t sizes[2];
+  for (uint32_t ppn : {8u, 16u}) {
+    Infos infos;
+    std::vector<std::unique_ptr<Infos>> keep;
+    BuildJob(2000 * ppn, ppn, infos, keep);
+    std::string name = "big" + std::to_string(ppn);
+    const char* ns = name.c_str();
+    ASSERT_TRUE(Run(ns, 8, infos, "node00100").ok());
+    auto image = store_->FindImage(ns);
+    ASSERT_NE(image, nullptr);
+    sizes[ppn / 16] = image->region().size();
+    pmix_rank_t r = 100 * ppn + 3;
+    ExpectStr(ns, r, PMIX_HOSTNAME, "node00100");
+    ExpectU32(ns, r, PMIX_NODEID, 100);
+    ExpectU16(ns, r, PMIX_LOCAL_RANK, 3);
+    ExpectU16(ns, r, PMIX_NODE_RANK, 3);
+    ExpectRank(ns, r, PMIX_APP_RANK, r);
+    ExpectRank(ns, r, PMIX_GLOBAL_RANK, r);
+    ExpectU32(ns, r, PMIX_REINCARNATION, 0);
+    char host[32];
+    std::snprintf(host, sizeof host, "node%05u", 12345 / ppn);
+    ExpectStr(ns, 12345, PMIX_HOSTNAME, host);
+    ExpectU32(ns, kJob, PMIX_LOCAL_SIZE, ppn);
+    ExpectStr(ns, kJob, PMIX_LOCAL_PEERS, RankList(100 * ppn, ppn));
+    EXPECT_EQ(image->LocalRanks().size(), ppn);
+    EXPECT_EQ(image->JobNodes().size(), 2000u);
+  }
+  // What 16,000 more ranks cost: their node's longer PMIX_LOCAL_PEERS
+  // lists (about 6 bytes a rank), nothing of their own.
+  EXPECT_LT(sizes[1] - sizes[0], 16000u * 8) << sizes[0] << " -> " << sizes[1];
+  EXPECT_LT(sizes[0] / 16000, 32u) << sizes[0];
+}
+
+// Ranks dealt round-robin over the nodes (map-by node): one run per round,
+// the per-rank keys still derived, not stored.
+TEST_F(ImageTest, RoundRobinPlacementIsOneRunPerRound) {
   Infos infos;
   std::vector<std::unique_ptr<Infos>> keep;
-  BuildJob(16000, infos, keep);
-  ASSERT_TRUE(Run("big", 8, infos, "node00100").ok());
-  auto image = store_->FindImage("big");
+  BuildJob(16000, 8, infos, keep, true);
+  ASSERT_TRUE(Run("rr", 8, infos, "node00100").ok());
+  auto image = store_->FindImage("rr");
   ASSERT_NE(image, nullptr);
-  // Nine keys per rank (over 300 bytes as the host passed them): a 4-byte
-  // column slot per key and rank, a 20-byte rank record, node data once
-  // per node (88 bytes per rank in all when this was written).
-  EXPECT_LT(image->region().size() / 16000, 96u) << image->region().size();
-  ExpectStr("big", 12345, PMIX_HOSTNAME, "node01543");
-  ExpectU32("big", 12345, PMIX_NODEID, 1543);
-  ExpectU16("big", 12345, PMIX_LOCAL_RANK, 1);
-  ExpectU32("big", kJob, PMIX_LOCAL_SIZE, 8);
-  ExpectStr("big", kJob, PMIX_LOCAL_PEERS, RankList(800, 8));
-  EXPECT_EQ(image->LocalRanks(), (std::vector<pmix_rank_t>{800, 801, 802, 803, 804, 805, 806, 807}));
-  EXPECT_EQ(image->JobNodes().size(), 2000u);
+  EXPECT_LT(image->region().size() / 16000, 32u) << image->region().size();
+  for (pmix_rank_t r : {0u, 1999u, 2000u, 4100u, 15999u}) {
+    char host[32];
+    std::snprintf(host, sizeof host, "node%05u", r % 2000);
+    ExpectStr("rr", r, PMIX_HOSTNAME, host);
+    ExpectU32("rr", r, PMIX_NODEID, r % 2000);
+    ExpectU16("rr", r, PMIX_LOCAL_RANK, static_cast<uint16_t>(r / 2000));
+    ExpectRank("rr", r, PMIX_APP_RANK, r);
+  }
+  ExpectStr("rr", kJob, PMIX_LOCAL_PEERS, "100,2100,4100,6100,8100,10100,12100,14100");
+  ExpectAbsent("rr", 16000, PMIX_HOSTNAME);
+}
+
+// A per-rank key the placement derives, but with other values for some
+// ranks (a host that numbers local ranks its own way): kept as the host
+// gave it, rank by rank.
+TEST_F(ImageTest, HostValuesThatDifferFromThePlacementAreKept) {
+  Infos infos;
+  infos.Str(PMIX_NODE_MAP, "pmix[a,b]").Str(PMIX_PROC_MAP, "raw:0,1,2;3,4,5");
+  std::vector<std::unique_ptr<Infos>> keep;
+  for (pmix_rank_t r = 0; r < 6; ++r) {
+    auto& proc = *keep.emplace_back(std::make_unique<Infos>());
+    proc.Rank(PMIX_RANK, r).U16(PMIX_LOCAL_RANK, static_cast<uint16_t>(r == 4 ? 7 : r % 3));
+    proc.Str(PMIX_HOSTNAME, r < 3 ? "a" : "b").U32("same", 5);
+    infos.Array(PMIX_PROC_DATA, proc);
+  }
+  ASSERT_TRUE(Run("own", 3, infos, "a").ok());
+  ExpectU16("own", 3, PMIX_LOCAL_RANK, 0);
+  ExpectU16("own", 4, PMIX_LOCAL_RANK, 7);
+  ExpectU16("own", 5, PMIX_LOCAL_RANK, 2);
+  ExpectStr("own", 4, PMIX_HOSTNAME, "b");
+  ExpectU32("own", 2, "same", 5);
+  // The whole rank, as a Get of every key returns it.
+  auto all = store_->Fetch(pmix_proc_t{"own", 4}, gds::Where::Proc(), PMIX_GDS_VIEW_ALL, "");
+  ASSERT_TRUE(all.ok()) << all.status().code();
+  std::set<std::string> keys;
+  for (const pmix_info_t& kv : all->view()) keys.insert(kv.key);
+  for (const char* key : {PMIX_LOCAL_RANK, PMIX_HOSTNAME, "same", PMIX_NODEID})
+    EXPECT_EQ(keys.count(key), 1u) << key;
 }
 
 TEST_F(ImageTest, DerivesRankKeysFromTheMapsAlone) {
   Infos infos;
-  infos.Str(PMIX_NODE_MAP, "pmix[a,b,c]").Str(PMIX_PROC_MAP, "raw:0,3;1,4;2,5").Rank(PMIX_NPROC_OFFSET, 10);
+  infos.Str(PMIX_NODE_MAP, "pmix[a,b,c]")
+      .Str(PMIX_PROC_MAP, "raw:0,3;1,4;2,5")
+      .Rank(PMIX_NPROC_OFFSET, 10);
   ASSERT_TRUE(Run("maps", 2, infos, "b").ok());
   ExpectStr("maps", 4, PMIX_HOSTNAME, "b");
   ExpectU32("maps", 5, PMIX_NODEID, 2);
@@ -179,7 +258,9 @@ TEST_F(ImageTest, StoredValuesWinForTheirRanksOnly) {
   };
   auto expect_all = [&] {
     for (pmix_rank_t rank = 0; rank < 40; ++rank) {
-      std::string want = stored.count(rank) ? "host-of-" + std::to_string(rank) : rank < 20 ? "a" : "b";
+      std::string want = stored.count(rank) ? "host-of-" + std::to_string(rank)
+                         : rank < 20        ? "a"
+                                            : "b";
       ExpectStr("ranks", rank, PMIX_HOSTNAME, want);
     }
   };
@@ -203,8 +284,8 @@ void Exercise(const gds::Image& image) {
   (void)image.Registration();
   (void)image.JobNodes();
   (void)image.LocalRanks();
-  for (pmix_gds_realm_t realm : {PMIX_GDS_REALM_PROC, PMIX_GDS_REALM_APP, PMIX_GDS_REALM_NODE,
-                                 PMIX_GDS_REALM_SESSION}) {
+  for (pmix_gds_realm_t realm :
+       {PMIX_GDS_REALM_PROC, PMIX_GDS_REALM_APP, PMIX_GDS_REALM_NODE, PMIX_GDS_REALM_SESSION}) {
     auto ids = image.Instances(realm);
     if (!ids.ok()) continue;
     for (size_t i = 0; i < ids->size() && i < 8; ++i) {
@@ -223,7 +304,8 @@ void Exercise(const gds::Image& image) {
   for (pmix_rank_t rank : {0u, 3u, 7u, PMIX_RANK_UNDEF}) {
     pmix_proc_t proc = job;
     proc.rank = rank;
-    for (const char* key : {PMIX_HOSTNAME, PMIX_NODEID, PMIX_LOCAL_RANK, "custom", PMIX_APPNUM})
+    for (const char* key :
+         {PMIX_HOSTNAME, PMIX_NODEID, PMIX_LOCAL_RANK, "custom", PMIX_APPNUM, "var", "odd"})
       (void)image.FetchValue(proc, gds::Where::Proc(), key);
   }
   (void)image.FetchValue(job, gds::Where::Host("n1"), PMIX_LOCAL_PEERS);
@@ -235,13 +317,20 @@ TEST_F(ImageTest, CorruptedOrTruncatedBytesNeverCrash) {
   session.U32(PMIX_SESSION_ID, 3).U32(PMIX_UNIV_SIZE, 16);
   app.U32(PMIX_APPNUM, 0).Str(PMIX_WDIR, "/tmp");
   node.Str(PMIX_HOSTNAME, "n1").U32(PMIX_NODEID, 1).Str("vendor.key", "x");
-  infos.Str(PMIX_NODE_MAP, "pmix[n0,n1]").Str(PMIX_PROC_MAP, "raw:0,1,2,3;4,5,6,7")
-      .Array(PMIX_SESSION_INFO_ARRAY, session).Array(PMIX_APP_INFO_ARRAY, app)
-      .Array(PMIX_NODE_INFO_ARRAY, node).U64("custom", 42);
+  infos.Str(PMIX_NODE_MAP, "pmix[n0,n1]")
+      .Str(PMIX_PROC_MAP, "raw:0,1,2,3;4,5,6,7")
+      .Array(PMIX_SESSION_INFO_ARRAY, session)
+      .Array(PMIX_APP_INFO_ARRAY, app)
+      .Array(PMIX_NODE_INFO_ARRAY, node)
+      .U64("custom", 42);
   std::vector<std::unique_ptr<Infos>> keep;
   for (pmix_rank_t r = 0; r < 8; ++r) {
     auto& proc = *keep.emplace_back(std::make_unique<Infos>());
+    // Every column kind: constant ("custom", "nested"), derived (local
+    // rank), dense ("var") and sparse ("odd").
     proc.Rank(PMIX_RANK, r).Str("custom", "per-rank").Array("nested", app);
+    proc.U16(PMIX_LOCAL_RANK, static_cast<uint16_t>(r % 4)).U32("var", r);
+    if (r == 5) proc.U32("odd", r);
     infos.Array(PMIX_PROC_DATA, proc);
   }
   ASSERT_TRUE(Run("fuzz", 4, infos, "n1").ok());
@@ -261,7 +350,8 @@ TEST_F(ImageTest, CorruptedOrTruncatedBytesNeverCrash) {
   for (int round = 0; round < 3000; ++round) {
     std::vector<uint8_t> bad = bytes;
     int flips = 1 + static_cast<int>(rng() % 4);
-    for (int f = 0; f < flips; ++f) bad[rng() % bad.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
+    for (int f = 0; f < flips; ++f)
+      bad[rng() % bad.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
     auto region = gds::Region::Copy(bad);
     ASSERT_TRUE(region.ok());
     auto image = gds::Image::Open(std::move(*region));
