@@ -11,6 +11,7 @@ src_libpmix_core_la_SOURCES = \
 	src/common/info.cc \
 	src/common/info_list.cc src/common/info_list.h \
 	src/common/output.cc src/common/output.h \
+	src/common/mapped_vector.h \
 	src/common/status.h \
 	src/common/strings.cc \
 	src/common/struct_helpers.h \

@@ -111,7 +111,7 @@ RankInfo Unplaced(pmix_rank_t rank) {
 }
 
 Status BuildRanks(const Model& model, const Placement& placement, Layout& out) {
-  std::vector<RankInfo>& ranks = out.ranks;
+  MappedVector<RankInfo>& ranks = out.ranks;
   for (size_t index : out.job_nodes) {
     const std::vector<pmix_rank_t>& on_node = out.table.nodes()[index].ranks;
     for (size_t i = 0; i < on_node.size(); ++i) {
@@ -131,7 +131,7 @@ Status BuildRanks(const Model& model, const Placement& placement, Layout& out) {
   std::stable_sort(out.proc_data.begin(), out.proc_data.end(),
                    [](const ProcEntry* a, const ProcEntry* b) { return a->rank < b->rank; });
   // Attach each rank's arrays; ranks known only from their arrays join.
-  std::vector<RankInfo> merged;
+  MappedVector<RankInfo> merged;
   merged.reserve(ranks.size());
   size_t r = 0;
   for (size_t p = 0; p < out.proc_data.size() || r < ranks.size();) {

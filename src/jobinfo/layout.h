@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "pmix_common.h"
+#include "src/common/mapped_vector.h"
 #include "src/common/status.h"
 #include "src/jobinfo/jobinfo.h"
 #include "src/jobinfo/model.h"
@@ -48,13 +49,13 @@ struct AppInfo {
 
 struct Layout {
   NodeTable table;
-  std::vector<size_t> job_nodes;            // nodes hosting the job, map order
-  std::optional<size_t> local;              // the local node, if it has a name
-  std::vector<RankInfo> ranks;              // ascending, unique
-  std::vector<const ProcEntry*> proc_data;  // by rank, then input order
-  std::vector<AppInfo> apps;                // ascending appnum
-  std::optional<uint32_t> job_size;         // given, else the number of ranks
-  std::optional<uint32_t> num_apps;         // given, else the number of apps
+  std::vector<size_t> job_nodes;             // nodes hosting the job, map order
+  std::optional<size_t> local;               // the local node, if it has a name
+  MappedVector<RankInfo> ranks;              // ascending, unique
+  MappedVector<const ProcEntry*> proc_data;  // by rank, then input order
+  std::vector<AppInfo> apps;                 // ascending appnum
+  std::optional<uint32_t> job_size;          // given, else the number of ranks
+  std::optional<uint32_t> num_apps;          // given, else the number of apps
 };
 
 // PMIX_ERR_BAD_PARAM for maps that do not parse or disagree in length, a

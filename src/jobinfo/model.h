@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pmix_common.h"
+#include "src/common/mapped_vector.h"
 #include "src/jobinfo/info_read.h"
 
 namespace pmix::jobinfo {
@@ -48,7 +49,7 @@ struct Model {
   std::vector<SessionEntry> sessions;  // in order
   std::vector<AppEntry> apps;
   std::vector<NodeEntry> nodes;
-  std::vector<ProcEntry> procs;
+  MappedVector<ProcEntry> procs;
   std::optional<uint32_t> session_id;        // PMIX_SESSION_ID at job level
   std::optional<uint32_t> job_size;          // PMIX_JOB_SIZE
   std::optional<uint32_t> local_nodeid;      // PMIX_NODEID at job level

@@ -45,19 +45,20 @@
 #include "mca/gds/base/gds_base.h"
 #include "mca/gds/base/region.h"
 #include "pmix/mca/bfrops.h"
+#include "src/common/mapped_vector.h"
 #include "src/common/status.h"
 
 namespace pmix::gds {
 
 // What ingestion knows about the job as a whole (kept in the image header).
 struct ImageMeta {
-  uint64_t generation = 0;               // 1 for a first registration, +1 per update
-  bool nodata = false;                   // PMIX_REGISTER_NODATA
-  int32_t nlocalprocs = 0;               // register_nspace's argument
-  std::optional<uint32_t> job_size;      // PMIX_JOB_SIZE, else from the maps
-  std::optional<uint32_t> local_nodeid;  // the local node's PMIX_NODEID
-  std::optional<uint32_t> session_id;    // the job's session
-  std::optional<uint32_t> num_apps;      // PMIX_JOB_NUM_APPS as stored
+  uint64_t generation = 0;                  // 1 for a first registration, +1 per update
+  bool nodata = false;                      // PMIX_REGISTER_NODATA
+  int32_t nlocalprocs = 0;                  // register_nspace's argument
+  std::optional<uint32_t> job_size;         // PMIX_JOB_SIZE, else from the maps
+  std::optional<uint32_t> local_nodeid;     // the local node's PMIX_NODEID
+  std::optional<uint32_t> session_id;       // the job's session
+  std::optional<uint32_t> num_apps;         // PMIX_JOB_NUM_APPS as stored
   std::optional<pmix_rank_t> nproc_offset;  // PMIX_NPROC_OFFSET
 };
 
@@ -84,18 +85,18 @@ struct ImageInput {
     std::optional<uint32_t> id;
     ImageKvs kvs;
   };
-  std::vector<Node> nodes;        // names unique, ids unique
-  std::vector<uint32_t> job_nodes;    // indexes into nodes hosting the job, map order
+  std::vector<Node> nodes;               // names unique, ids unique
+  std::vector<uint32_t> job_nodes;       // indexes into nodes hosting the job, map order
   std::vector<pmix_rank_t> local_ranks;  // ranks on the local node, ascending
   struct Rank {
     pmix_rank_t rank = 0;
-    std::optional<uint32_t> node;        // index into nodes
-    uint32_t local_rank = 0;             // meaningful with node
+    std::optional<uint32_t> node;  // index into nodes
+    uint32_t local_rank = 0;       // meaningful with node
     std::optional<uint32_t> appnum;
     std::optional<pmix_rank_t> app_rank;
     std::vector<const pmix_info_t*> kvs;  // the host's proc-data values (no PMIX_RANK)
   };
-  std::vector<Rank> ranks;  // ascending rank, unique
+  MappedVector<Rank> ranks;  // ascending rank, unique
 };
 
 // Lays input out in a new region of `medium` (nullptr: heap), sealed.

@@ -12,6 +12,7 @@
 #include "mca/gds/base/image_derive.h"
 #include "mca/gds/base/image_format.h"
 #include "mca/gds/base/image_values.h"
+#include "src/common/mapped_vector.h"
 #include "src/common/output.h"
 
 namespace pmix::gds {
@@ -36,7 +37,7 @@ struct HostValue {
   uint32_t pos;
   uint32_t kv;
 };
-using HostColumn = std::vector<HostValue>;
+using HostColumn = MappedVector<HostValue>;
 
 class Builder {
  public:
@@ -309,7 +310,7 @@ Status Builder::Ranks(const ImageInput& in, std::string sections[]) {
     Put(out, ColumnRec{key, *kind, off, count});
     ++column_kinds[*kind];
     if (*kind == kDense) {
-      std::vector<uint32_t> slots(nranks, 0);
+      MappedVector<uint32_t> slots(nranks, 0);
       for (const HostValue& hv : column) {
         auto value = Value(ValueOf(in, hv));
         PMIX_RETURN_IF_ERROR(value.status());
