@@ -32,7 +32,7 @@ endif
 # --- tests: variables, selection lists, the repository over toy plugins ---------
 # Toy components of the test-only "toy" framework, one source built with
 # different flags (test/unit/mca/toys/toy.c). They never link libpmix.
-check_LTLIBRARIES = \
+check_LTLIBRARIES += \
 	test/unit/mca/toys/pmix_mca_toy_good.la \
 	test/unit/mca/toys/pmix_mca_toy_high.la \
 	test/unit/mca/toys/pmix_mca_toy_low.la \

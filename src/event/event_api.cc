@@ -19,6 +19,7 @@
 #include "src/common/api_guard.h"
 #include "src/event/dispatcher.h"
 #include "src/event/event.h"
+#include "src/event/handler_module.h"
 #include "src/event/roles.h"
 #include "src/runtime/context.h"
 #include "src/runtime/state.h"
@@ -91,6 +92,9 @@ extern "C" pmix_status_t PMIx_Register_event_handler(pmix_status_t codes[], size
     Result<event::HandlerSpec> parsed = event::ParseHandlerSpec(codes, ncodes, info, ninfo);
     if (!parsed.ok()) return parsed.status().code();
     auto spec = std::make_shared<event::HandlerSpec>(std::move(parsed).value());
+    // Work the handler queues for later may outlive its deregistration
+    // and the caller's dlclose (handler_module.h).
+    event::KeepModuleLoaded(reinterpret_cast<const void*>(evhdlr));
     return event::RunApi<event::RegResult>(
         cbfunc == nullptr,
         [spec, evhdlr](std::function<void(event::RegResult)> done) {
