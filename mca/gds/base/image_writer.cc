@@ -225,7 +225,7 @@ Result<bool> Builder::Same(const pmix_value_t& a, const pmix_value_t& b) {
 
 // A column every rank has is stored without a body when its values are
 // all one value, or all the values the ranks' placement derives (the
-// per-rank keys PRRTE and Slurm send for every rank).
+// per-rank keys a host such as PRRTE sends for every rank).
 Result<ColumnKind> Builder::KindOf(const ImageInput& in, uint32_t key, const HostColumn& column) {
   const size_t nranks = in.ranks.size();
   if (column.size() != nranks) return column.size() * 2 >= nranks ? kDense : kSparse;
