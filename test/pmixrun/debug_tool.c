@@ -179,14 +179,16 @@ static void CheckReady(void) {
 }
 
 /* PMIX_JOB_SIZE of `ns`, as this tool reads it (-1: none). */
-static int JobSize(const char *ns) {
+/* PMIX_JOB_SIZE of ns, -1 when the Get fails (*rc says why) or answers
+ * another type (-2). */
+static int JobSize(const char *ns, pmix_status_t *rc) {
     pmix_proc_t job;
     PMIX_LOAD_PROCID(&job, ns, PMIX_RANK_WILDCARD);
     pmix_value_t *val = NULL;
     int size = -1;
-    if (PMIx_Get(&job, PMIX_JOB_SIZE, NULL, 0, &val) == PMIX_SUCCESS && val != NULL &&
-        val->type == PMIX_UINT32)
-        size = (int)val->data.uint32;
+    *rc = PMIx_Get(&job, PMIX_JOB_SIZE, NULL, 0, &val);
+    if (*rc == PMIX_SUCCESS && val != NULL)
+        size = val->type == PMIX_UINT32 ? (int)val->data.uint32 : -2;
     if (val != NULL) PMIX_VALUE_RELEASE(val);
     return size;
 }
@@ -334,9 +336,15 @@ int main(int argc, char **argv) {
             pthread_mutex_unlock(&lock);
             Report("cospawn_launched", other != NULL, "no PMIX_LAUNCH_COMPLETE for the daemons",
                    PMIX_ERR_NOT_FOUND);
-            int app_size = JobSize(app_ns), daemon_size = JobSize(daemon_ns);
-            Report("job_sizes", app_size == nprocs && daemon_size == 1,
-                   "the co-spawned app counts in the job's size", PMIX_ERROR);
+            pmix_status_t app_rc, daemon_rc;
+            int app_size = JobSize(app_ns, &app_rc), daemon_size = JobSize(daemon_ns, &daemon_rc);
+            char why[2 * PMIX_MAX_NSLEN + 200];
+            snprintf(why, sizeof why,
+                     "the co-spawned app counts in the job's size: %s has %d (%s), want %d; "
+                     "%s has %d (%s), want 1",
+                     app_ns, app_size, PMIx_Error_string(app_rc), nprocs, daemon_ns, daemon_size,
+                     PMIx_Error_string(daemon_rc));
+            Report("job_sizes", app_size == nprocs && daemon_size == 1, why, PMIX_ERROR);
         }
         CheckReady();
         const char *gate = getenv("PMIXX_TEST_GATE");
