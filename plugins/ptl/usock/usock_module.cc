@@ -68,30 +68,43 @@ std::optional<mode_t> SocketMode(const pmix_info_t info[], size_t ninfo) {
 }
 
 // A bound, listening socket at path whose file has exactly `mode`, whatever
-// the umask (which bind() applies): it is set before listen(), so no peer
-// connects while the file has another mode. bind() fails on any existing
-// file (a symlink too), so the file is ours; the directory is one nobody
-// else may write (PrepareTmpdir), so the chmod reaches that same file.
-pmix_status_t BindAndListen(const sockaddr_un& addr, const std::string& path, mode_t mode,
-                            int* listen_fd) {
+// the umask (which bind() applies). The socket is bound under a temporary
+// name next to path (path + "~", when that fits), given its mode, set
+// listening and only then renamed to path: a peer that finds the file
+// (a tool scanning the directory) can connect at once and never sees
+// another mode. bind() fails on any existing file (a symlink too), so the
+// file is ours; the directory is one nobody else may write (PrepareTmpdir),
+// so the chmod and the rename reach that same file.
+pmix_status_t BindAndListen(const std::string& path, mode_t mode, int* listen_fd) {
+  std::string bound = path + "~";
+  sockaddr_un addr;
+  if (!MakeAddress(bound, &addr)) {
+    bound = path;  // no room for a longer name: bound in place, as before
+    MakeAddress(bound, &addr);
+  }
+  pmix_status_t rc = bound == path ? PMIX_SUCCESS : ClearPath(bound);
+  if (rc != PMIX_SUCCESS) return rc;
   int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) return PMIX_ERR_OUT_OF_RESOURCE;
   if (::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
     int err = errno;
     ::close(fd);
-    Say(g_services, 0, "usock: cannot bind %s: %s", path.c_str(), std::strerror(err));
+    Say(g_services, 0, "usock: cannot bind %s: %s", bound.c_str(), std::strerror(err));
     return err == EACCES ? PMIX_ERR_NO_PERMISSIONS : PMIX_ERROR;
   }
-  if (::chmod(path.c_str(), mode) != 0) {
+  const char* failed = nullptr;
+  if (::chmod(bound.c_str(), mode) != 0) {
+    failed = "set the mode of";
+  } else if (::listen(fd, SOMAXCONN) != 0) {
+    failed = "listen at";
+  } else if (bound != path && ::rename(bound.c_str(), path.c_str()) != 0) {
+    failed = "rename into place";
+  }
+  if (failed != nullptr) {
     int err = errno;
     ::close(fd);
-    ::unlink(path.c_str());
-    Say(g_services, 0, "usock: cannot set the mode of %s: %s", path.c_str(), std::strerror(err));
-    return PMIX_ERROR;
-  }
-  if (::listen(fd, SOMAXCONN) != 0) {
-    ::close(fd);
-    ::unlink(path.c_str());
+    ::unlink(bound.c_str());
+    Say(g_services, 0, "usock: cannot %s %s: %s", failed, bound.c_str(), std::strerror(err));
     return PMIX_ERROR;
   }
   *listen_fd = fd;
@@ -122,7 +135,7 @@ pmix_status_t Listen(const pmix_info_t info[], size_t ninfo, int* listen_fd, cha
   std::string text = std::string(kScheme) + path;
   char* copy = ::strdup(text.c_str());
   if (copy == nullptr) return PMIX_ERR_NOMEM;
-  if ((rc = BindAndListen(addr, path, *mode, listen_fd)) != PMIX_SUCCESS) {
+  if ((rc = BindAndListen(path, *mode, listen_fd)) != PMIX_SUCCESS) {
     std::free(copy);
     return rc;
   }

@@ -1,6 +1,8 @@
 // The usock component through its descriptor: tmpdir safety, socket file
 // lifecycle, connect/accept and frame exchange.
+#include <dirent.h>
 #include <gtest/gtest.h>
+#include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -10,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "mca/ptl/base/fd.h"
 #include "mca/ptl/base/frame_io.h"
@@ -321,6 +324,73 @@ TEST(Usock, AMalformedStreamFailsOnlyItsOwnConnection) {
             PMIX_ERR_UNPACK_FAILURE);
   servers[0].Reset();  // the server closes that connection only
   ExchangeFrames(clients[1].get(), servers[1].get());
+}
+
+// The socket file appears under its name only once it listens: a peer that
+// connects the moment it sees the file (inotify here; a tool scanning the
+// directory) is never refused. Before, the file was bound, chmod()ed and
+// only then set listening, and such a peer could hit the gap (a gap of
+// microseconds: this loop seldom catches it on an idle machine, it was
+// bad_peer.sh under load that did).
+TEST(Usock, TheSocketFileAppearsOnlyWhenItListens) {
+  TempDir tmp;
+  int watch = ::inotify_init1(IN_CLOEXEC);
+  ASSERT_GE(watch, 0);
+  Fd watcher(watch);
+  ASSERT_GE(::inotify_add_watch(watch, tmp.path().c_str(), IN_CREATE | IN_MOVED_TO), 0);
+  for (int round = 0; round < 50; ++round) {
+    Listening listening;
+    std::string seen;
+    std::thread peer([&] {
+      // The first name created or moved in without a '~': connect to it at once.
+      alignas(inotify_event) char buf[4096];
+      while (seen.empty()) {
+        ssize_t n = ::read(watch, buf, sizeof buf);
+        if (n <= 0) return;
+        for (char* p = buf; p < buf + n;) {
+          auto* ev = reinterpret_cast<inotify_event*>(p);
+          std::string name = ev->len > 0 ? ev->name : "";
+          if (seen.empty() && !name.empty() && name.back() != '~') seen = name;
+          p += sizeof(inotify_event) + ev->len;
+        }
+      }
+      int fd = -1;
+      pmix_status_t rc = Usock()->connect(("usock:" + tmp.Sub(seen)).c_str(), 5000, &fd);
+      EXPECT_EQ(rc, PMIX_SUCCESS) << "round " << round << ": " << seen;
+      if (fd >= 0) ::close(fd);
+    });
+    ASSERT_EQ(ListenIn(tmp.path(), &listening), PMIX_SUCCESS);
+    peer.join();
+    EXPECT_EQ(tmp.Sub(seen), PathOf(listening.uri));
+  }
+  // Nothing but the sockets is left behind: no temporary names.
+  DIR* d = ::opendir(tmp.path().c_str());
+  ASSERT_NE(d, nullptr);
+  while (dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    EXPECT_NE(name.back(), '~') << name;
+  }
+  ::closedir(d);
+}
+
+// A path with no room for the temporary name still listens (bound in place).
+TEST(Usock, ListensWhereTheTemporaryNameWouldNotFit) {
+  TempDir tmp;
+  // The socket name is "pmix-<pid>-<n>"; pad the directory so that the
+  // whole path takes exactly sun_path - 1 bytes.
+  Listening first;
+  ASSERT_EQ(ListenIn(tmp.path(), &first), PMIX_SUCCESS);
+  std::string next = NextName(first.uri);
+  size_t room = sizeof(sockaddr_un{}.sun_path) - 1;
+  size_t pad = room - tmp.path().size() - 1 - next.size() - 1;
+  ASSERT_LT(pad, room);
+  std::string dir = tmp.Sub(std::string(pad, 'd'));
+  Listening tight;
+  ASSERT_EQ(ListenIn(dir, &tight), PMIX_SUCCESS);
+  ASSERT_EQ(PathOf(tight.uri).size(), room) << tight.uri;
+  int fd = -1;
+  ASSERT_EQ(tight.module->connect(tight.uri.c_str(), 5000, &fd), PMIX_SUCCESS);
+  ::close(fd);
 }
 
 }  // namespace
