@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 
 #include "mca/bfrops/base/bfrops_base.h"
@@ -12,13 +13,16 @@
 #include "mca/ptl/base/frame_io.h"
 #include "mca/ptl/base/ptl_base.h"
 #include "pmix_version.h"
-#include "src/common/text.h"
 #include "src/common/output.h"
+#include "src/common/text.h"
 #include "src/jobinfo/jobinfo.h"
 #include "src/wire/job_image.h"
 
 namespace pmix::client {
 namespace {
+
+// The largest payload a frame's 32-bit length can announce.
+constexpr size_t kMaxFromServer = UINT32_MAX;
 
 std::string Env(const char* name) {
   const char* v = std::getenv(name);
@@ -116,11 +120,12 @@ Result<Connected> ConnectToServer(const wire::Hello& hello, const std::string& u
       last = fd.status();
       continue;
     }
-    auto max = ptl::MaxMsgSize();
     // The server may send descriptors (job-data regions, job_image.h).
-    Connected c{std::move(*fd),
-                ptl::FrameReader(max.ok() ? *max : ptl::kDefaultMaxMsgSize, ptl::kMaxFrameFds), {},
-                uri};
+    // And frames of any size the format allows: ptl_base_max_msg_size
+    // bounds what a server takes from its peers, not what a client takes
+    // from its server. A collect fence's result holds every peer's blobs:
+    // over TCP or gds hash, 32 processes' 2 MiB were already over 64 MiB.
+    Connected c{std::move(*fd), ptl::FrameReader(kMaxFromServer, ptl::kMaxFrameFds), {}, uri};
     ptl::Frame frame{0, static_cast<uint16_t>(wire::Msg::kHello), 1, hello.Encode()};
     PMIX_RETURN_IF_ERROR(ptl::SendFrame(c.fd.get(), frame, timeout));
     auto reply = ptl::RecvFrame(c.fd.get(), c.reader, timeout);
@@ -145,7 +150,8 @@ void KeepServerIdentity(Client& c) {
   job.rank = PMIX_RANK_WILDCARD;
   for (const char* key : {PMIX_SERVER_URI, PMIX_SERVER_NSPACE, PMIX_SERVER_RANK}) {
     auto v = c.cache.FetchValue(job, gds::Where::Job(), PMIX_GDS_VIEW_ALL, key);
-    if (v.ok() && *v != nullptr) c.cache.PutValue(c.myproc, gds::Where::Proc(), PMIX_INTERNAL, key, **v).ok();
+    if (v.ok() && *v != nullptr)
+      c.cache.PutValue(c.myproc, gds::Where::Proc(), PMIX_INTERNAL, key, **v).ok();
   }
 }
 
@@ -177,7 +183,8 @@ Result<std::unique_ptr<Client>> NewClientState(const pmix_proc_t& me, const Welc
   // A tool's welcome carries no job: its own job info is that of a job of one.
   auto job = JobOfOne(c->hostname);
   if (!job.ok()) return job.status();
-  auto ingested = jobinfo::Ingest(c->cache, me.nspace, 1, job->view(), jobinfo::Context{c->hostname});
+  auto ingested =
+      jobinfo::Ingest(c->cache, me.nspace, 1, job->view(), jobinfo::Context{c->hostname});
   if (!ingested.ok()) return ingested.status();
   return c;
 }

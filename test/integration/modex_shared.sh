@@ -33,7 +33,12 @@ big bigblob-tcp inline 1048576 1 -n 4 --tcp
 PMIX_MCA_gds=hash
 export PMIX_MCA_gds
 big bigblob-hash inline 1048576 1 -n 4
+# A fence result over ptl_base_max_msg_size (4 x 2 x 12 MiB inline, over
+# 64 MiB): a client takes what its server sends (that bound protects a
+# server from its peers); it used to close the connection.
+big bigblob-hash-96m inline 12582912 1 -n 4
 unset PMIX_MCA_gds
+big bigblob-tcp-96m inline 12582912 1 -n 4 --tcp
 # A client that chose PMIX_MCA_gds=hash itself (its environment only)
 # against a shmem server: the records inline to it.
 BIGBLOB_CLIENT_ENV=PMIX_MCA_gds=hash

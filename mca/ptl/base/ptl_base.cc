@@ -16,7 +16,8 @@ namespace {
 
 const pmix_mca_param_desc_t kBaseParams[] = {
     {"max_msg_size", PMIX_MCA_PARAM_SIZE, "64M",
-     "Largest message payload accepted from a peer; a larger frame closes that connection. "
+     "Largest message payload a server accepts from a peer; a larger frame closes that "
+     "connection (a client accepts any size from its own server). "
      "64 MiB holds the job-level data of jobs of ~10^5 processes and large modex blobs, "
      "and bounds the memory one peer can make the server commit",
      nullptr},
