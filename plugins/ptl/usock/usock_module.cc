@@ -50,10 +50,24 @@ pmix_status_t ClearPath(const std::string& path) {
   return ::unlink(path.c_str()) == 0 || errno == ENOENT ? PMIX_SUCCESS : PMIX_ERROR;
 }
 
-std::string NextSocketPath(std::string dir) {
+// A socket's name in its directory, "pmix-<pid>-<n>", and the temporary
+// name it is bound under until it listens, ".~<pid>-<n>": hidden (peers
+// that scan the directory for a socket, bad_peer among them, skip dot
+// files) and never longer, so it fits wherever the final name does.
+constexpr const char kFinalPrefix[] = "pmix-";
+constexpr const char kBoundPrefix[] = ".~";
+static_assert(sizeof kBoundPrefix <= sizeof kFinalPrefix);
+
+struct SocketPaths {
+  std::string path;   // where peers connect
+  std::string bound;  // where it is bound, chmod()ed and set listening
+};
+
+SocketPaths NextSocketPaths(std::string dir) {
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
   if (dir != "/") dir += '/';
-  return dir + "pmix-" + std::to_string(::getpid()) + "-" + std::to_string(g_listen_count++);
+  std::string id = std::to_string(::getpid()) + "-" + std::to_string(g_listen_count++);
+  return {dir + kFinalPrefix + id, dir + kBoundPrefix + id};
 }
 
 // The socket file's mode: PMIX_SOCKET_MODE (its 9 permission bits) when
@@ -67,44 +81,40 @@ std::optional<mode_t> SocketMode(const pmix_info_t info[], size_t ninfo) {
   return static_cast<mode_t>(*mode);
 }
 
-// A bound, listening socket at path whose file has exactly `mode`, whatever
-// the umask (which bind() applies). The socket is bound under a temporary
-// name next to path (path + "~", when that fits), given its mode, set
-// listening and only then renamed to path: a peer that finds the file
-// (a tool scanning the directory) can connect at once and never sees
-// another mode. bind() fails on any existing file (a symlink too), so the
-// file is ours; the directory is one nobody else may write (PrepareTmpdir),
-// so the chmod and the rename reach that same file.
-pmix_status_t BindAndListen(const std::string& path, mode_t mode, int* listen_fd) {
-  std::string bound = path + "~";
+// A bound, listening socket at paths.path whose file has exactly `mode`,
+// whatever the umask (which bind() applies). The socket is bound under
+// paths.bound, given its mode, set listening and only then renamed to
+// paths.path: a peer that finds the file (a tool or bad_peer scanning the
+// directory) can connect at once and never sees another mode. bind() fails
+// on any existing file (a symlink too), so the file is ours; the directory
+// is one nobody else may write (PrepareTmpdir), so the chmod and the rename
+// reach that same file. On any failure nothing is left at either name.
+pmix_status_t BindAndListen(const SocketPaths& paths, mode_t mode, int* listen_fd) {
   sockaddr_un addr;
-  if (!MakeAddress(bound, &addr)) {
-    bound = path;  // no room for a longer name: bound in place, as before
-    MakeAddress(bound, &addr);
-  }
-  pmix_status_t rc = bound == path ? PMIX_SUCCESS : ClearPath(bound);
+  if (!MakeAddress(paths.bound, &addr)) return PMIX_ERR_BAD_PARAM;  // fits where path does
+  pmix_status_t rc = ClearPath(paths.bound);  // a leftover of a server killed before its rename
   if (rc != PMIX_SUCCESS) return rc;
   int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) return PMIX_ERR_OUT_OF_RESOURCE;
   if (::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
     int err = errno;
     ::close(fd);
-    Say(g_services, 0, "usock: cannot bind %s: %s", bound.c_str(), std::strerror(err));
+    Say(g_services, 0, "usock: cannot bind %s: %s", paths.bound.c_str(), std::strerror(err));
     return err == EACCES ? PMIX_ERR_NO_PERMISSIONS : PMIX_ERROR;
   }
   const char* failed = nullptr;
-  if (::chmod(bound.c_str(), mode) != 0) {
+  if (::chmod(paths.bound.c_str(), mode) != 0) {
     failed = "set the mode of";
   } else if (::listen(fd, SOMAXCONN) != 0) {
     failed = "listen at";
-  } else if (bound != path && ::rename(bound.c_str(), path.c_str()) != 0) {
+  } else if (::rename(paths.bound.c_str(), paths.path.c_str()) != 0) {
     failed = "rename into place";
   }
   if (failed != nullptr) {
     int err = errno;
     ::close(fd);
-    ::unlink(bound.c_str());
-    Say(g_services, 0, "usock: cannot %s %s: %s", failed, bound.c_str(), std::strerror(err));
+    ::unlink(paths.bound.c_str());
+    Say(g_services, 0, "usock: cannot %s %s: %s", failed, paths.bound.c_str(), std::strerror(err));
     return PMIX_ERROR;
   }
   *listen_fd = fd;
@@ -117,7 +127,8 @@ pmix_status_t Listen(const pmix_info_t info[], size_t ninfo, int* listen_fd, cha
     Say(g_services, 0, "usock: PMIX_SERVER_TMPDIR must name an absolute directory");
     return PMIX_ERR_BAD_PARAM;
   }
-  std::string path = NextSocketPath(*dir);
+  SocketPaths paths = NextSocketPaths(*dir);
+  const std::string& path = paths.path;
   sockaddr_un addr;
   if (!MakeAddress(path, &addr)) {
     Say(g_services, 0, "usock: socket path %s is longer than the %zu bytes a Unix socket allows",
@@ -135,7 +146,7 @@ pmix_status_t Listen(const pmix_info_t info[], size_t ninfo, int* listen_fd, cha
   std::string text = std::string(kScheme) + path;
   char* copy = ::strdup(text.c_str());
   if (copy == nullptr) return PMIX_ERR_NOMEM;
-  if ((rc = BindAndListen(path, *mode, listen_fd)) != PMIX_SUCCESS) {
+  if ((rc = BindAndListen(paths, *mode, listen_fd)) != PMIX_SUCCESS) {
     std::free(copy);
     return rc;
   }

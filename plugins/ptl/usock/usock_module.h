@@ -11,9 +11,12 @@
 // is PMIX_ERR_BAD_PARAM. A stale file of that name is removed only if it
 // is a socket owned by us. The socket file's mode is exactly 0600 (or the
 // 9 permission bits of PMIX_SOCKET_MODE when given; any other value of it
-// is PMIX_ERR_BAD_PARAM) whatever the umask, set before anyone can
-// connect. URI: "usock:<absolute path>". unlisten() closes
-// the socket and removes its file (again, only a socket we own).
+// is PMIX_ERR_BAD_PARAM) whatever the umask. The socket is bound as the
+// hidden "<tmpdir>/.~<pid>-<n>" (a stale socket of ours there is removed
+// too), chmod()ed, set listening and only then renamed to its name: the
+// name exists only for a socket that accepts, with its final mode; on
+// failure neither name is left. URI: "usock:<absolute path>". unlisten()
+// closes the socket and removes its file (again, only a socket we own).
 #ifndef PMIXX_PLUGINS_PTL_USOCK_USOCK_MODULE_H
 #define PMIXX_PLUGINS_PTL_USOCK_USOCK_MODULE_H
 

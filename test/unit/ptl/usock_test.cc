@@ -13,6 +13,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "mca/ptl/base/fd.h"
 #include "mca/ptl/base/frame_io.h"
@@ -326,12 +327,33 @@ TEST(Usock, AMalformedStreamFailsOnlyItsOwnConnection) {
   ExchangeFrames(clients[1].get(), servers[1].get());
 }
 
+// The temporary name "pmix-<pid>-<n>" is bound under: ".~<pid>-<n>".
+std::string BoundName(const std::string& name) { return ".~" + name.substr(std::strlen("pmix-")); }
+
+// True when dir holds no dot file (no temporary name left).
+bool NoHiddenEntries(const std::string& dir) {
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return false;
+  bool none = true;
+  while (dirent* e = ::readdir(d)) {
+    std::string name = e->d_name;
+    if (name != "." && name != ".." && name.front() == '.') {
+      ADD_FAILURE() << "left in " << dir << ": " << name;
+      none = false;
+    }
+  }
+  ::closedir(d);
+  return none;
+}
+
 // The socket file appears under its name only once it listens: a peer that
-// connects the moment it sees the file (inotify here; a tool scanning the
-// directory) is never refused. Before, the file was bound, chmod()ed and
-// only then set listening, and such a peer could hit the gap (a gap of
-// microseconds: this loop seldom catches it on an idle machine, it was
-// bad_peer.sh under load that did).
+// connects the moment it sees a file that is not hidden (inotify here; like
+// bad_peer, which takes the first socket it finds that is not a dot file)
+// is never refused, and never finds a name that then goes away. Before, the
+// file was bound, chmod()ed and only then set listening under its name,
+// and such a peer could hit the gap (a gap of microseconds: this loop
+// seldom catches it on an idle machine, it was bad_peer.sh under load that
+// did); then it was bound as "<name>~", a socket bad_peer could take.
 TEST(Usock, TheSocketFileAppearsOnlyWhenItListens) {
   TempDir tmp;
   int watch = ::inotify_init1(IN_CLOEXEC);
@@ -341,8 +363,9 @@ TEST(Usock, TheSocketFileAppearsOnlyWhenItListens) {
   for (int round = 0; round < 50; ++round) {
     Listening listening;
     std::string seen;
+    std::vector<std::string> hidden;
     std::thread peer([&] {
-      // The first name created or moved in without a '~': connect to it at once.
+      // The first name created or moved in that is not hidden: connect to it at once.
       alignas(inotify_event) char buf[4096];
       while (seen.empty()) {
         ssize_t n = ::read(watch, buf, sizeof buf);
@@ -350,7 +373,11 @@ TEST(Usock, TheSocketFileAppearsOnlyWhenItListens) {
         for (char* p = buf; p < buf + n;) {
           auto* ev = reinterpret_cast<inotify_event*>(p);
           std::string name = ev->len > 0 ? ev->name : "";
-          if (seen.empty() && !name.empty() && name.back() != '~') seen = name;
+          if (!name.empty() && name.front() == '.') {
+            hidden.push_back(name);
+          } else if (seen.empty() && !name.empty()) {
+            seen = name;
+          }
           p += sizeof(inotify_event) + ev->len;
         }
       }
@@ -361,20 +388,18 @@ TEST(Usock, TheSocketFileAppearsOnlyWhenItListens) {
     });
     ASSERT_EQ(ListenIn(tmp.path(), &listening), PMIX_SUCCESS);
     peer.join();
-    EXPECT_EQ(tmp.Sub(seen), PathOf(listening.uri));
+    std::string name = PathOf(listening.uri).substr(tmp.path().size() + 1);
+    EXPECT_EQ(seen, name);
+    // The only other name was the temporary one, created before the socket's.
+    ASSERT_EQ(hidden.size(), 1u) << "round " << round;
+    EXPECT_EQ(hidden[0], BoundName(name));
   }
-  // Nothing but the sockets is left behind: no temporary names.
-  DIR* d = ::opendir(tmp.path().c_str());
-  ASSERT_NE(d, nullptr);
-  while (dirent* e = ::readdir(d)) {
-    std::string name = e->d_name;
-    EXPECT_NE(name.back(), '~') << name;
-  }
-  ::closedir(d);
+  EXPECT_TRUE(NoHiddenEntries(tmp.path()));
 }
 
-// A path with no room for the temporary name still listens (bound in place).
-TEST(Usock, ListensWhereTheTemporaryNameWouldNotFit) {
+// A path of exactly sun_path - 1 bytes listens: the temporary name, shorter
+// than the final one, fits wherever that does.
+TEST(Usock, ListensAtAPathOfTheLongestLength) {
   TempDir tmp;
   // The socket name is "pmix-<pid>-<n>"; pad the directory so that the
   // whole path takes exactly sun_path - 1 bytes.
@@ -391,6 +416,42 @@ TEST(Usock, ListensWhereTheTemporaryNameWouldNotFit) {
   int fd = -1;
   ASSERT_EQ(tight.module->connect(tight.uri.c_str(), 5000, &fd), PMIX_SUCCESS);
   ::close(fd);
+  EXPECT_TRUE(NoHiddenEntries(dir));
+}
+
+// The temporary name gets the final name's care: a foreign file there fails
+// the listen and is kept, and nothing appears under the final name; a
+// stale socket of ours there (a server killed before its rename) is
+// replaced, and gone once the socket listens.
+TEST(Usock, TheTemporaryNameReplacesOnlyAStaleSocketOfOurs) {
+  TempDir tmp;
+  Listening first;
+  ASSERT_EQ(ListenIn(tmp.path(), &first), PMIX_SUCCESS);
+  std::string next = NextName(first.uri);
+  std::string foreign = tmp.Sub(BoundName(next));
+  std::ofstream(foreign) << "precious";
+  Listening refused;
+  EXPECT_EQ(ListenIn(tmp.path(), &refused), PMIX_ERR_NO_PERMISSIONS);
+  EXPECT_EQ(::access(foreign.c_str(), F_OK), 0);
+  EXPECT_NE(::access(tmp.Sub(next).c_str(), F_OK), 0);
+  ASSERT_EQ(::unlink(foreign.c_str()), 0);
+
+  std::string after = NextName("usock:" + tmp.Sub(next));
+  std::string stale = tmp.Sub(BoundName(after));
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strcpy(addr.sun_path, stale.c_str());
+  {
+    Fd bound(::socket(AF_UNIX, SOCK_STREAM, 0));
+    ASSERT_EQ(::bind(bound.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  }
+  Listening replaced;
+  ASSERT_EQ(ListenIn(tmp.path(), &replaced), PMIX_SUCCESS);
+  EXPECT_EQ(replaced.uri, "usock:" + tmp.Sub(after));
+  int fd = -1;
+  ASSERT_EQ(replaced.module->connect(replaced.uri.c_str(), 5000, &fd), PMIX_SUCCESS);
+  ::close(fd);
+  EXPECT_TRUE(NoHiddenEntries(tmp.path()));
 }
 
 }  // namespace
