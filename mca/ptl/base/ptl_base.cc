@@ -94,12 +94,6 @@ void Listener::Unlisten() {
   fd_ = -1;
 }
 
-Result<size_t> MaxMsgSize() {
-  mca::Framework& framework = mca::GetFramework(kSpec);
-  PMIX_RETURN_IF_ERROR(framework.Ensure());
-  return framework.BaseParam("max_msg_size").value.size;
-}
-
 Result<Limits> PeerLimits() {
   mca::Framework& framework = mca::GetFramework(kSpec);
   PMIX_RETURN_IF_ERROR(framework.Ensure());

@@ -51,10 +51,6 @@ class Listener {
   std::string uri_;
 };
 
-// The largest payload a peer may send (ptl_base_max_msg_size), the bound a
-// FrameReader is built with.
-Result<size_t> MaxMsgSize();
-
 // What a server grants a peer (the ptl_base_* parameters of the same names;
 // docs/security.md explains them): before its hello is accepted, frames of
 // at most max_hello_size bytes, at most max_unauthenticated such

@@ -79,18 +79,18 @@ TEST(PtlBase, ConnectToAnUnknownSchemeIsNotSupported) {
 }
 
 TEST(PtlBase, MaxMsgSizeDefaultsTo64MiB) {
-  auto max = MaxMsgSize();
-  ASSERT_TRUE(max.ok());
-  EXPECT_EQ(*max, kDefaultMaxMsgSize);
-  EXPECT_EQ(*max, size_t{64} << 20);
+  auto limits = PeerLimits();
+  ASSERT_TRUE(limits.ok());
+  EXPECT_EQ(limits->max_msg_size, kDefaultMaxMsgSize);
+  EXPECT_EQ(limits->max_msg_size, size_t{64} << 20);
 }
 
 TEST(PtlBase, MaxMsgSizeComesFromItsParameter) {
   EXPECT_EXIT(
       {
         setenv("PMIX_MCA_ptl_base_max_msg_size", "1k", 1);
-        auto max = MaxMsgSize();
-        std::exit(max.ok() && *max == 1024 ? 0 : 1);
+        auto limits = PeerLimits();
+        std::exit(limits.ok() && limits->max_msg_size == 1024 ? 0 : 1);
       },
       ::testing::ExitedWithCode(0), "");
 }

@@ -272,6 +272,17 @@ std::string NextName(const std::string& uri) {
          std::to_string(std::stoul(uri.substr(dash + 1)) + 1);
 }
 
+// A socket file of ours at path that nobody listens on (its socket closed),
+// as a killed server leaves it.
+bool LeaveStaleSocket(const std::string& path) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (path.size() >= sizeof addr.sun_path) return false;
+  std::strcpy(addr.sun_path, path.c_str());
+  Fd bound(::socket(AF_UNIX, SOCK_STREAM, 0));
+  return ::bind(bound.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+}
+
 TEST(Usock, ReplacesOnlyAStaleSocketOfOurs) {
   TempDir tmp;
   Listening first;
@@ -284,13 +295,7 @@ TEST(Usock, ReplacesOnlyAStaleSocketOfOurs) {
   EXPECT_EQ(::access(next.c_str(), F_OK), 0);
   // A stale socket of ours there: replaced.
   std::string after = tmp.Sub(NextName("usock:" + next));
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  std::strcpy(addr.sun_path, after.c_str());
-  {
-    Fd bound(::socket(AF_UNIX, SOCK_STREAM, 0));
-    ASSERT_EQ(::bind(bound.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-  }
+  ASSERT_TRUE(LeaveStaleSocket(after));
   Listening replaced;
   ASSERT_EQ(ListenIn(tmp.path(), &replaced), PMIX_SUCCESS);
   EXPECT_EQ(replaced.uri, "usock:" + after);
@@ -438,13 +443,7 @@ TEST(Usock, TheTemporaryNameReplacesOnlyAStaleSocketOfOurs) {
 
   std::string after = NextName("usock:" + tmp.Sub(next));
   std::string stale = tmp.Sub(BoundName(after));
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  std::strcpy(addr.sun_path, stale.c_str());
-  {
-    Fd bound(::socket(AF_UNIX, SOCK_STREAM, 0));
-    ASSERT_EQ(::bind(bound.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-  }
+  ASSERT_TRUE(LeaveStaleSocket(stale));
   Listening replaced;
   ASSERT_EQ(ListenIn(tmp.path(), &replaced), PMIX_SUCCESS);
   EXPECT_EQ(replaced.uri, "usock:" + tmp.Sub(after));
