@@ -98,9 +98,10 @@ Result<wire::Infos> SetupLocalSupport(const std::string& nspace,
 }
 
 void DeregisterNspace(const std::string& nspace) {
-  auto modules = Modules();
-  if (!modules.ok()) return;
-  for (const mca::SelectedModule& selected : *modules) {
+  // Not opened here: a framework never opened has no module that saw the
+  // namespace, and opening it would scan every component directory at
+  // each deregistration of a job that used no fabric support.
+  for (const mca::SelectedModule& selected : mca::GetFramework(kSpec).Selected()) {
     const pmix_pnet_module_t* m = AsPnet(selected);
     if (m->deregister_nspace != nullptr) m->deregister_nspace(nspace.c_str());
   }

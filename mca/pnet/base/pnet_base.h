@@ -32,6 +32,8 @@ Result<wire::Infos> SetupApplication(const std::string& nspace, std::span<const 
 Result<wire::Infos> SetupLocalSupport(const std::string& nspace,
                                       std::span<const pmix_info_t> info);
 
+// Tells every selected module the namespace is gone; a framework not
+// opened yet is left closed (no module saw the namespace).
 void DeregisterNspace(const std::string& nspace);
 
 }  // namespace pmix::pnet

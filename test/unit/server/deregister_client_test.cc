@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
 #include <future>
+#include <sstream>
 #include <vector>
 
 #include "mca/bfrops/base/bfrops_base.h"
@@ -120,6 +122,27 @@ TEST_F(DeregisterClient, PendingAndLaterFencesGoOnWithoutIt) {
   EXPECT_EQ(FenceAnswer(zero, 7, milliseconds(10000)), PMIX_SUCCESS);
   EXPECT_EQ(FenceAnswer(two, 7, milliseconds(10000)), PMIX_SUCCESS);
   EXPECT_EQ(FenceAnswer(back, 7, milliseconds(10000)), PMIX_SUCCESS);
+}
+
+// Whether a pnet component is loaded in this process.
+bool PnetLoaded() {
+  std::ifstream maps("/proc/self/maps");
+  std::stringstream text;
+  text << maps.rdbuf();
+  return text.str().find("pmix_mca_pnet_") != std::string::npos;
+}
+
+// Deregistering a job that used no fabric support leaves the pnet framework
+// closed: opening it there scanned every component directory and loaded
+// the pnet plugins at each job's end.
+TEST_F(DeregisterClient, NamespaceGoneWithoutOpeningPnet) {
+  if (PnetLoaded()) GTEST_SKIP() << "another test of this program loaded pnet";
+  ASSERT_EQ(RunOp([&](pmix_op_cbfunc_t cb, void* cbdata) {
+              PMIx_server_deregister_nspace(kJob, cb, cbdata);
+              return PMIX_SUCCESS;
+            }),
+            PMIX_SUCCESS);
+  EXPECT_FALSE(PnetLoaded());
 }
 
 }  // namespace
