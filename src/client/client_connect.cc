@@ -130,7 +130,9 @@ void AskServer(Client& c, const RequestPtr& req, std::function<void(pmix_status_
     if (!status.ok() || current == nullptr)
       return op->Finish(status.ok() ? PMIX_ERR_INIT : status.code());
     wire::Reader r(current->codec(), reply.payload);
-    op->Finish(Absorb(*current, *req, r, reply.fds));
+    pmix_status_t rc = Absorb(*current, *req, r, reply.fds);
+    reply.fds.clear();  // closed before the caller wakes
+    op->Finish(rc);
   });
 }
 

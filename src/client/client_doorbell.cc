@@ -15,8 +15,10 @@ std::shared_ptr<Doorbell> g_bell;  // guarded by g_mu
 bool g_asked = false;              // the server was asked since PMIx_Init
 
 // Progress thread: the server's answer to kDoorbell.
+// `reply` by value: its descriptors are closed when this returns, before
+// the caller waiting for the page is woken (who may count its own).
 pmix_status_t Keep(const std::shared_ptr<wire::Connection>& conn, Status status,
-                   ptl::Frame&& reply) {
+                   ptl::Frame reply) {
   const pmix_bfrops_module_t* codec = conn->codec();
   if (!status.ok()) return status.code();
   wire::Reader r(codec, reply.payload);

@@ -104,8 +104,9 @@ struct FenceOp {
 // even looked at until a Get needs them: the fence costs this client the
 // same whatever the number of participants. `keep`: the answer came for
 // a ticket, whose regions the server counts on this client keeping
-// (RegionCache::Keep) for later mail.
-Status Absorb(ptl::Frame&& reply, bool keep) {
+// (RegionCache::Keep) for later mail. `reply` by value: its descriptors
+// are closed when this returns, before the waiting caller is released.
+Status Absorb(ptl::Frame reply, bool keep) {
   Client* c = CurrentClient();
   if (c == nullptr) return PMIX_ERR_INIT;
   wire::Reader r(c->codec(), reply.payload);

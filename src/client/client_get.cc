@@ -219,6 +219,7 @@ void OnServerReply(const GetOpPtr& op, Status status, ptl::Frame&& reply) {
     (void)r.I32();  // the job's nlocalprocs (in the image too)
     job.emplace(wire::UnpackImage(r, reply.fds, op->target.nspace));
   }
+  reply.fds.clear();  // mapped or refused: closed before the caller wakes
   if (!r.status().ok()) return Finish(*op, r.status(), nullptr);
   size_t offset = r.consumed();
   Status stored = StoreReply(*c, *op, job, std::make_shared<const wire::Bytes>(std::move(reply.payload)), offset);
