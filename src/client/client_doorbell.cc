@@ -15,10 +15,8 @@ std::shared_ptr<Doorbell> g_bell;  // guarded by g_mu
 bool g_asked = false;              // the server was asked since PMIx_Init
 
 // Progress thread: the server's answer to kDoorbell.
-// `reply` by value: its descriptors are closed when this returns, before
-// the caller waiting for the page is woken (who may count its own).
 pmix_status_t Keep(const std::shared_ptr<wire::Connection>& conn, Status status,
-                   ptl::Frame reply) {
+                   const ptl::Frame& reply) {
   const pmix_bfrops_module_t* codec = conn->codec();
   if (!status.ok()) return status.code();
   wire::Reader r(codec, reply.payload);
@@ -122,7 +120,11 @@ std::shared_ptr<Doorbell> CurrentDoorbell() {
     if (!body.ok()) return done(body.status().code());
     c->RequestFrame(wire::Msg::kDoorbell, std::move(*body),
                     [conn, done](Status status, ptl::Frame&& reply) {
-                      done(Keep(conn, status, std::move(reply)));
+                      pmix_status_t rc = Keep(conn, status, reply);
+                      // Mapped or refused: closed before the caller wakes
+                      // (it may count its descriptors at once).
+                      reply.fds.clear();
+                      done(rc);
                     });
   });
   if (rc.ok() && *rc != PMIX_SUCCESS)

@@ -104,9 +104,9 @@ struct FenceOp {
 // even looked at until a Get needs them: the fence costs this client the
 // same whatever the number of participants. `keep`: the answer came for
 // a ticket, whose regions the server counts on this client keeping
-// (RegionCache::Keep) for later mail. `reply` by value: its descriptors
-// are closed when this returns, before the waiting caller is released.
-Status Absorb(ptl::Frame reply, bool keep) {
+// (RegionCache::Keep) for later mail. Takes the payload; the descriptors
+// are left to the caller to close before it releases the waiting one.
+Status Absorb(ptl::Frame& reply, bool keep) {
   Client* c = CurrentClient();
   if (c == nullptr) return PMIX_ERR_INIT;
   wire::Reader r(c->codec(), reply.payload);
@@ -224,7 +224,9 @@ void Run(Client& c, const FenceRequest& req, std::function<void(Status)> done) {
   }
   c.RequestFrame(wire::Msg::kFence, *body, [op](Status status, ptl::Frame&& reply) {
     if (op->finished) return;
-    op->Finish(status.ok() ? Absorb(std::move(reply), false) : status);
+    Status absorbed = status.ok() ? Absorb(reply, false) : status;
+    reply.fds.clear();  // closed before the caller wakes (it may count its own)
+    op->Finish(absorbed);
   });
 }
 
@@ -267,7 +269,8 @@ void HandleChunks(Client& c, ptl::Frame&& frame) {
 
 void HandleFenceAnswer(Client&, ptl::Frame&& frame) {
   uint32_t seq = frame.tag;
-  Status status = Absorb(std::move(frame), true);
+  Status status = Absorb(frame, true);
+  frame.fds.clear();  // closed before the waiter is released
   if (auto bell = DoorbellIfAny()) bell->Deliver(seq, status.code());
 }
 
