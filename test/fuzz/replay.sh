@@ -4,7 +4,7 @@
 # no sanitizer report. Runs in every build; libFuzzer is not needed.
 set -u
 status=0
-for target in unpack server; do
+for target in unpack server image; do
     dir="$top_srcdir/test/fuzz/corpus/$target"
     [ -d "$dir" ] || { echo "FAIL: no corpus $dir"; status=1; continue; }
     echo "== $target: $(ls "$dir" | wc -l) inputs"

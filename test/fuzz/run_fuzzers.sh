@@ -9,7 +9,7 @@ seconds=${PMIXX_FUZZ_SECONDS:-60}
 work=$(mktemp -d "${TMPDIR:-/tmp}/pmixx-fuzz.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 status=0
-for target in unpack server; do
+for target in unpack server image; do
     mkdir -p "$work/$target"
     echo "== $target: ${seconds}s"
     "$top_builddir/test/fuzz/${target}_fuzzer" -max_total_time="$seconds" -timeout=10 \
