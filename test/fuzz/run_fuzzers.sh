@@ -17,7 +17,7 @@ for target in unpack server image; do
         -artifact_prefix="$top_builddir/fuzz-$target-" \
         "$work/$target" "$top_srcdir/test/fuzz/corpus/$target" >"$work/$target.log" 2>&1
     rc=$?
-    grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_runs|stat::new_units_added|stat::peak_rss)' \
+    grep -E '^(#[0-9]+[[:space:]]+DONE|stat::(number_of_executed_units|new_units_added|peak_rss))' \
         "$work/$target.log"
     if [ $rc -ne 0 ]; then
         echo "FAIL: $target (exit $rc)"; tail -n 60 "$work/$target.log"; status=1
