@@ -38,7 +38,11 @@ bool DeriveBorrowed(const RankFacts& rank, const NodeFacts* node,
       out->data.rank = rank.app_rank;
       return true;
     case Derived::kGlobalRank:
-      if (!nproc_offset || PMIX_RANK_VALID - *nproc_offset <= rank.rank) return false;
+      // Offset and rank both below PMIX_RANK_VALID, and their sum too (an
+      // offset past it, from a host or corrupted bytes, derives nothing).
+      if (!nproc_offset || *nproc_offset >= PMIX_RANK_VALID ||
+          PMIX_RANK_VALID - *nproc_offset <= rank.rank)
+        return false;
       out->type = PMIX_PROC_RANK;
       out->data.rank = *nproc_offset + rank.rank;
       return true;

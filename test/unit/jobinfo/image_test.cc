@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "mca/gds/base/image_derive.h"
 #include "mca/preg/base/preg_base.h"
 #include "test/unit/gds/region_test_util.h"
 #include "test/unit/jobinfo/jobinfo_test_util.h"
@@ -367,6 +368,23 @@ TEST_F(ImageTest, CorruptedOrTruncatedBytesNeverCrash) {
     Exercise(**image);
   }
   EXPECT_GT(opened, 0);  // most flips land in data, which opens and is read safely
+}
+
+// PMIX_GLOBAL_RANK is the offset plus the rank only while that stays a
+// valid rank: an offset at or past PMIX_RANK_VALID (a host's, or corrupted
+// bytes) derives nothing rather than a wrapped or reserved rank.
+TEST(ImageDerive, GlobalRankNeverLeavesTheValidRanks) {
+  gds::image::RankFacts rank;
+  rank.rank = 5;
+  pmix_value_t v;
+  ASSERT_TRUE(gds::image::DeriveBorrowed(rank, nullptr, 10u, gds::image::Derived::kGlobalRank, &v));
+  EXPECT_EQ(v.data.rank, 15u);
+  for (uint32_t offset : {PMIX_RANK_VALID - 5, PMIX_RANK_VALID, PMIX_RANK_VALID + 1, UINT32_MAX})
+    EXPECT_FALSE(
+        gds::image::DeriveBorrowed(rank, nullptr, offset, gds::image::Derived::kGlobalRank, &v))
+        << offset;
+  EXPECT_FALSE(gds::image::DeriveBorrowed(rank, nullptr, std::nullopt,
+                                          gds::image::Derived::kGlobalRank, &v));
 }
 
 // The image fuzzer's seeds (test/fuzz/corpus/image/seed-*) are images of
