@@ -114,7 +114,8 @@ TESTS += test/unit/server/peer_limits_tests
 test_unit_server_peer_limits_tests_SOURCES = test/unit/server/peer_limits_test.cc \
 	test/unit/server/file_modes_test.cc test/unit/server/deregister_client_test.cc \
 	test/unit/server/region_admission_test.cc test/unit/server/doorbell_test.cc \
-	test/unit/server/in_process_server.h test/unit/server/raw_peer.h
+	test/unit/server/in_process_server.h test/unit/server/raw_peer.h \
+	test/unit/gds/region_test_util.cc test/unit/gds/region_test_util.h
 test_unit_server_peer_limits_tests_LDADD = src/libpmix_core.la -lgtest -lgtest_main
 test_unit_server_peer_limits_tests_LDFLAGS = -pthread -Wl,--export-dynamic
 endif

@@ -81,11 +81,11 @@ size_t OpenFdCount() {
   return n - 1;  // the directory's own descriptor
 }
 
-size_t MappingCount() {
+size_t MappingCount(std::string_view what) {
   std::ifstream maps("/proc/self/maps");
   size_t n = 0;
   for (std::string line; std::getline(maps, line);) {
-    if (line.find("/memfd:") != std::string::npos) ++n;
+    if (line.find(what) != std::string::npos) ++n;
   }
   return n;
 }

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "pmix/mca/gds.h"
 
@@ -23,9 +24,10 @@ bool HasPattern(const void* base, size_t size);
 bool SendFd(int sock, int fd, size_t size);
 int RecvFd(int sock, size_t* size);
 
-// Entries of /proc/self/fd; lines of /proc/self/maps naming a memfd.
+// Entries of /proc/self/fd; lines of /proc/self/maps naming a memfd (or
+// holding `what`).
 size_t OpenFdCount();
-size_t MappingCount();
+size_t MappingCount(std::string_view what = "/memfd:");
 
 }  // namespace pmix::gds::test
 

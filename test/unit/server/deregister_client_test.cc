@@ -11,15 +11,14 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <fstream>
 #include <future>
-#include <sstream>
 #include <vector>
 
 #include "mca/bfrops/base/bfrops_base.h"
 #include "pmix.h"
 #include "pmix_server.h"
 #include "src/wire/buffer.h"
+#include "test/unit/gds/region_test_util.h"
 #include "test/unit/server/in_process_server.h"
 #include "test/unit/server/raw_peer.h"
 
@@ -125,12 +124,7 @@ TEST_F(DeregisterClient, PendingAndLaterFencesGoOnWithoutIt) {
 }
 
 // Whether a pnet component is loaded in this process.
-bool PnetLoaded() {
-  std::ifstream maps("/proc/self/maps");
-  std::stringstream text;
-  text << maps.rdbuf();
-  return text.str().find("pmix_mca_pnet_") != std::string::npos;
-}
+bool PnetLoaded() { return gds::test::MappingCount("pmix_mca_pnet_") > 0; }
 
 // Deregistering a job that used no fabric support leaves the pnet framework
 // closed: opening it there scanned every component directory and loaded
